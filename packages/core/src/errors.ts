@@ -1,0 +1,47 @@
+import { Schema } from "effect"
+
+/** A query parameter that is missing, malformed or outside its rule: HTTP 400. */
+export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {
+  parameter: Schema.String,
+  message: Schema.String,
+  missing: Schema.optionalWith(Schema.Boolean, { default: () => false })
+}) {}
+
+/** A place name (`fn`/`tn`) that the gazetteer cannot resolve: the 404 `place.not_found`. */
+export class PlaceNotFound extends Schema.TaggedError<PlaceNotFound>()("PlaceNotFound", {
+  parameter: Schema.String,
+  text: Schema.String
+}) {
+  override get message() {
+    return `No place matches "${this.text}" (${this.parameter})`
+  }
+}
+
+/** A trip id that is unknown, cancelled or a sub-trip outside the trip: the 404 `trip.not_found`. */
+export class TripNotFound extends Schema.TaggedError<TripNotFound>()("TripNotFound", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `No trip with id "${this.id}"`
+  }
+}
+
+/** No key in the header or the query: 401. */
+export class MissingKey extends Schema.TaggedError<MissingKey>()("MissingKey", {}) {}
+
+/** A key that is unknown or revoked: 403. */
+export class InvalidKey extends Schema.TaggedError<InvalidKey>()("InvalidKey", {}) {}
+
+/** The key's daily quota is spent: 429 until the next UTC midnight. */
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  limit: Schema.Number,
+  retryAfterSeconds: Schema.Number
+}) {}
+
+/** The matcher's queue is full: 503 with Retry-After. */
+export class ServiceOverloaded extends Schema.TaggedError<ServiceOverloaded>()("ServiceOverloaded", {
+  retryAfterSeconds: Schema.Number
+}) {}
+
+export type SearchError = InvalidParameter | PlaceNotFound | ServiceOverloaded
+export type DetailsError = InvalidParameter | TripNotFound

@@ -1,0 +1,30 @@
+import { Context, type Effect, type Option } from "effect"
+import type { StoredTrip } from "../model/StoredTrip.js"
+import type { IndexRecord } from "../search/IndexRecord.js"
+import type { RateTable } from "../pricing/rates.js"
+
+/** What changed in the store after a given change sequence number. */
+export interface IndexChanges {
+  readonly seq: number
+  /** Active trips added or updated since (their latest state). */
+  readonly upserts: ReadonlyArray<IndexRecord>
+  /** Ids of trips cancelled or deleted since. */
+  readonly removed: ReadonlyArray<string>
+}
+
+/** The trip store: the source of truth every in-memory index derives from. */
+export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
+  TripStore,
+  {
+    /** Any trip by id, cancelled ones included (callers decide what a cancelled trip means). */
+    readonly getTrip: (id: string) => Effect.Effect<Option.Option<StoredTrip>>
+    /** The trips of one result page, in no particular order; unknown ids are left out. */
+    readonly getTrips: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, StoredTrip>>
+    /** Calls `onRecord` for every active trip; returns the change sequence the scan is consistent with. */
+    readonly scanIndex: (onRecord: (record: IndexRecord) => void) => Effect.Effect<number>
+    /** Changes committed after `seq`. */
+    readonly changesSince: (seq: number) => Effect.Effect<IndexChanges>
+    /** Currency rates (units per EUR), defaults overridden by the store's own. */
+    readonly rates: Effect.Effect<RateTable>
+  }
+>() {}

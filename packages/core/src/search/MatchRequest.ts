@@ -1,0 +1,81 @@
+import type { CurrencyCode, PriceMode } from "../model/Locale.js"
+import type { RateTable } from "../pricing/rates.js"
+
+/** A search place with its radius, both resolved: what the matcher compares waypoints with. */
+export interface MatchPlace {
+  readonly lat: number
+  readonly lon: number
+  readonly radiusKm: number
+}
+
+export type SortKey = "trip_date" | "trip_price"
+export type SortOrder = "asc" | "desc"
+
+/**
+ * Everything the matcher needs for one search, as plain data (structured-clone friendly, so it
+ * crosses to a worker thread as is). Local times are "local epoch ms": the wall-clock time of the
+ * departure waypoint read as if it were UTC, so date and hour rules are plain arithmetic.
+ */
+export interface MatchRequest {
+  readonly from?: MatchPlace
+  readonly to?: MatchPlace
+  readonly nowMs: number
+  /** Inclusive bounds on the local departure time (local epoch ms). */
+  readonly localFromMs?: number
+  readonly localToMs?: number
+  readonly hourFrom?: number
+  readonly hourTo?: number
+  readonly seats?: number
+  readonly photoOnly: boolean
+  readonly autoOnly: boolean
+  readonly includeShort: boolean
+  /** Inclusive bounds on `price.value`, in minor units of `currency`. */
+  readonly priceMinMinor?: number
+  readonly priceMaxMinor?: number
+  readonly currency: CurrencyCode
+  readonly priceMode: PriceMode
+  readonly rates: RateTable
+  readonly sort: SortKey
+  readonly order: SortOrder
+  readonly offset: number
+  readonly limit: number
+  /** Whether to pick `top_trips` (page 1 only). */
+  readonly withTopTrips: boolean
+}
+
+/** A matched segment `wi -> wj` of a trip, with the distances from the searched places. */
+export interface SegmentHit {
+  readonly id: string
+  readonly i: number
+  readonly j: number
+  /** Great-circle km from the searched departure to `wi` (absent without `from`). */
+  readonly fromKm?: number
+  readonly toKm?: number
+}
+
+/** Facet counts, each over the trips matching every filter but the facet's own (SEMANTICS §7). */
+export interface FacetCounts {
+  /** index v-1 for v in 1..4 */
+  readonly seats: ReadonlyArray<number>
+  /** [YYYYMMDD, count] ascending */
+  readonly dates: ReadonlyArray<readonly [number, number]>
+  readonly hours: ReadonlyArray<readonly [number, number]>
+  /** [floor(price.value), count] ascending */
+  readonly prices: ReadonlyArray<readonly [number, number]>
+  /** [no picture, picture] */
+  readonly photo: ReadonlyArray<number>
+  /** index = experience 0..4 */
+  readonly experience: ReadonlyArray<number>
+  /** index v-1 for comfort stars 1..4 */
+  readonly comfort: ReadonlyArray<number>
+}
+
+export interface MatchResult {
+  readonly total: number
+  readonly fullTripsCount: number
+  /** Smallest `price.value` among matched trips, minor units; absent with no trips. */
+  readonly lowestPriceMinor?: number
+  readonly page: ReadonlyArray<SegmentHit>
+  readonly top: ReadonlyArray<SegmentHit>
+  readonly facets: FacetCounts
+}
