@@ -1,0 +1,21 @@
+/** Raw query parameters as the edge received them: a repeated parameter arrives as an array. */
+export type RawParams = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+
+/**
+ * What the use-cases need to build links (SEMANTICS §8): configured base URLs (never the Host
+ * header) and the request as asked, with the API key already removed from `query`.
+ */
+export interface RequestContext {
+  /** Public base URL of this service, no trailing slash, e.g. `https://api.example.com`. */
+  readonly apiBaseUrl: string
+  /** Base URL of the public website, no trailing slash. */
+  readonly websiteBaseUrl: string
+  /** Path as asked, e.g. `/api/v2/trips`. */
+  readonly path: string
+  /** Query string as asked without `key`, without the leading `?` (may be empty). */
+  readonly query: string
+}
+
+/** A JSON document whose key order is the response order (the XML encoder keeps it). */
+export type JsonObject = { readonly [key: string]: JsonValue }
+export type JsonValue = string | number | boolean | JsonObject | ReadonlyArray<JsonValue>
