@@ -1,1 +1,9 @@
-export {}
+export * from "./migrations.js"
+export * from "./openDatabase.js"
+export * from "./packTrip.js"
+export * from "./zoneOffsets.js"
+export * from "./readLines.js"
+export * from "./importFeed.js"
+export * from "./SqliteTripStore.js"
+export * from "./keys.js"
+export * from "./SqliteKeyStore.js"

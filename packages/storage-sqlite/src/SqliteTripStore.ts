@@ -1,0 +1,87 @@
+import { CURRENCIES, DEFAULT_RATES, type CurrencyCode, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
+import { Effect, Layer, Option } from "effect"
+import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
+import { INDEX_COLUMNS, recordFromRaw } from "./packTrip.js"
+
+const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
+  trip: JSON.parse(tripJson) as FeedTrip,
+  zoneOffsets: JSON.parse(zoneOffsets) as Array<number>
+})
+
+/** The TripStore service over an open database (the caller owns the connection). */
+export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
+  const getOne = db.prepare("SELECT trip_json, zone_offsets FROM trips WHERE id = ?").raw()
+  const getMany = db.prepare("SELECT id, trip_json, zone_offsets FROM trips WHERE id IN (SELECT value FROM json_each(?))").raw()
+  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS} FROM trips WHERE status = 'active'`).raw()
+  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS} FROM trips WHERE seq > ? ORDER BY seq`).raw()
+  const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
+  const rateRows = db.prepare("SELECT currency, per_eur FROM rates").raw()
+
+  const scan = db.transaction((onRecord: (record: IndexRecord) => void): number => {
+    const seq = maxSeq.get() as number
+    for (const row of scanActive.iterate() as IterableIterator<Array<unknown>>) onRecord(recordFromRaw(row))
+    return seq
+  })
+
+  const changesSince = db.transaction((since: number) => {
+    const upserts: Array<IndexRecord> = []
+    const removed: Array<string> = []
+    for (const row of changed.iterate(since) as IterableIterator<Array<unknown>>) {
+      if (row[0] === "active") upserts.push(recordFromRaw(row.slice(1)))
+      else removed.push(row[1] as string)
+    }
+    return { seq: maxSeq.get() as number, upserts, removed }
+  })
+
+  return {
+    getTrip: (id) =>
+      Effect.sync(() => {
+        const row = getOne.get(id) as [string, string] | undefined
+        return row === undefined ? Option.none() : Option.some(storedFrom(row[0], row[1]))
+      }),
+    getTrips: (ids) =>
+      Effect.sync(() => {
+        const out = new Map<string, StoredTrip>()
+        if (ids.length === 0) return out
+        for (const [id, json, zones] of getMany.all(JSON.stringify(ids)) as Array<[string, string, string]>) out.set(id, storedFrom(json, zones))
+        return out
+      }),
+    scanIndex: (onRecord) => Effect.sync(() => scan.deferred(onRecord)),
+    changesSince: (seq) => Effect.sync(() => changesSince.deferred(seq)),
+    rates: Effect.sync(() => {
+      const rates: Record<CurrencyCode, number> = { ...DEFAULT_RATES }
+      for (const [currency, perEur] of rateRows.all() as Array<[string, number]>) {
+        if ((CURRENCIES as ReadonlyArray<string>).includes(currency)) rates[currency as CurrencyCode] = perEur
+      }
+      return rates as RateTable
+    })
+  }
+}
+
+/** Sets (or, with `undefined`, removes) the store's own rate of a currency, in units per EUR. */
+export const setRate = (db: SqliteDatabase, currency: CurrencyCode, perEur: number | undefined): void => {
+  if (perEur === undefined) db.prepare("DELETE FROM rates WHERE currency = ?").run(currency)
+  else {
+    if (!(perEur > 0) || !Number.isFinite(perEur)) throw new Error(`rate of ${currency} must be a positive number`)
+    db.prepare("INSERT INTO rates (currency, per_eur) VALUES (?, ?) ON CONFLICT (currency) DO UPDATE SET per_eur = excluded.per_eur").run(currency, perEur)
+  }
+}
+
+const scopedDatabase = (path: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => openDatabase(path)),
+    (db) => Effect.sync(() => db.close())
+  )
+
+/** SQLite adapter of the TripStore port. */
+export class SqliteTripStore {
+  /** Opens the store at `path` (migrating it) for the layer's lifetime; closes it on release. */
+  static layer = (path: string): Layer.Layer<TripStore> =>
+    Layer.scoped(TripStore, Effect.map(scopedDatabase(path), makeSqliteTripStore))
+
+  /** The store over a connection the caller owns (and closes). */
+  static layerDatabase = (db: SqliteDatabase): Layer.Layer<TripStore> => Layer.succeed(TripStore, makeSqliteTripStore(db))
+
+  /** A fresh, empty in-memory store. */
+  static layerTest: Layer.Layer<TripStore> = SqliteTripStore.layer(":memory:")
+}

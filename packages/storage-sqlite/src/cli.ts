@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { importFeed } from "./importFeed.js"
+import { createKey, listKeys, revokeKey } from "./keys.js"
+import { openDatabase } from "./openDatabase.js"
+
+const USAGE = `Usage:
+  tripsearch-store import --db PATH FILE...
+  tripsearch-store keys create --db PATH --name NAME [--tier basic|production] [--daily-limit N]
+  tripsearch-store keys list --db PATH
+  tripsearch-store keys revoke --db PATH ID`
+
+class UsageError extends Error {}
+
+const parse = (args: ReadonlyArray<string>) => {
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        db: { type: "string" },
+        name: { type: "string" },
+        tier: { type: "string" },
+        "daily-limit": { type: "string" },
+        help: { type: "boolean", short: "h" }
+      }
+    })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+}
+
+const requireDb = (db: string | undefined): string => {
+  if (db === undefined || db === "") throw new UsageError("--db PATH is required")
+  return db
+}
+
+const noExtra = (positionals: ReadonlyArray<string>, expected: number) => {
+  if (positionals.length > expected) throw new UsageError(`unexpected argument: ${positionals[expected]}`)
+}
+
+export const main = async (argv: ReadonlyArray<string>, out = process.stdout, err = process.stderr): Promise<number> => {
+  try {
+    const { values, positionals } = parse(argv)
+    if (values.help) {
+      out.write(`${USAGE}\n`)
+      return 0
+    }
+    const [command, sub, ...rest] = positionals
+    if (command === "import") {
+      const files = positionals.slice(1)
+      if (files.length === 0) throw new UsageError("import needs at least one FILE")
+      const db = openDatabase(requireDb(values.db))
+      let failed = false
+      try {
+        for (const file of files) {
+          const result = await importFeed(db, file)
+          if (result.ok) out.write(`${file}: imported ${result.imported} trips (seq ${result.seq})\n`)
+          else {
+            failed = true
+            err.write(`${file}: rejected, nothing imported (${result.errors.length} errors)\n`)
+            for (const e of result.errors) err.write(`${file}: ${e}\n`)
+          }
+        }
+      } finally {
+        db.close()
+      }
+      return failed ? 1 : 0
+    }
+    if (command === "keys") {
+      if (sub === "create") {
+        noExtra(rest, 0)
+        if (values.name === undefined || values.name.trim() === "") throw new UsageError("keys create needs --name NAME")
+        const tier = values.tier ?? "basic"
+        if (tier !== "basic" && tier !== "production") throw new UsageError(`--tier must be basic or production, got ${tier}`)
+        let dailyLimit: number | undefined
+        if (values["daily-limit"] !== undefined) {
+          if (!/^[1-9]\d*$/.test(values["daily-limit"])) throw new UsageError(`--daily-limit must be a positive integer, got ${values["daily-limit"]}`)
+          if (tier === "basic") throw new UsageError("--daily-limit is only for --tier production (basic keys get 10000 a day)")
+          dailyLimit = Number(values["daily-limit"])
+        }
+        const db = openDatabase(requireDb(values.db))
+        try {
+          const { id, key } = createKey(db, { name: values.name, tier, ...(dailyLimit === undefined ? {} : { dailyLimit }) })
+          out.write(`id:  ${id}\nkey: ${key}\n(the key is shown only this once; only its hash is stored)\n`)
+        } finally {
+          db.close()
+        }
+        return 0
+      }
+      if (sub === "list") {
+        noExtra(rest, 0)
+        const db = openDatabase(requireDb(values.db))
+        try {
+          const keys = listKeys(db)
+          if (keys.length === 0) out.write("no keys\n")
+          for (const k of keys) {
+            out.write(`${k.id}\t${k.tier}\t${k.dailyLimit}/day\t${k.revoked ? `revoked ${k.revokedAt}` : "active"}\tcreated ${k.createdAt}\t${k.name}\n`)
+          }
+        } finally {
+          db.close()
+        }
+        return 0
+      }
+      if (sub === "revoke") {
+        if (rest.length !== 1) throw new UsageError("keys revoke needs exactly one ID")
+        const db = openDatabase(requireDb(values.db))
+        try {
+          if (!revokeKey(db, rest[0]!)) {
+            err.write(`no active key with id ${rest[0]}\n`)
+            return 1
+          }
+          out.write(`revoked ${rest[0]}\n`)
+        } finally {
+          db.close()
+        }
+        return 0
+      }
+      throw new UsageError(sub === undefined ? "keys needs a subcommand: create, list or revoke" : `unknown keys subcommand: ${sub}`)
+    }
+    throw new UsageError(command === undefined ? "missing command" : `unknown command: ${command}`)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err.write(`tripsearch-store: ${e.message}\n${USAGE}\n`)
+      return 2
+    }
+    err.write(`tripsearch-store: ${(e as Error).message}\n`)
+    return 1
+  }
+}
+
+const isEntry = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+})()
+if (isEntry) process.exitCode = await main(process.argv.slice(2))

@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from "node:crypto"
+import type { ApiKey, KeyTier } from "@tripsearch/core"
+import type { SqliteDatabase } from "./openDatabase.js"
+
+/** SEMANTICS §9: basic keys get 10,000 requests per UTC day. */
+export const BASIC_DAILY_LIMIT = 10_000
+/** Default daily limit of a production key (configurable per key). */
+export const PRODUCTION_DAILY_LIMIT = 1_000_000
+
+/** Hex SHA-256 of a plain key: the only form in which a key is stored. */
+export const hashKey = (plainKey: string): string => createHash("sha256").update(plainKey, "utf8").digest("hex")
+
+export interface KeyInfo extends ApiKey {
+  readonly createdAt: string
+  readonly revokedAt: string | null
+}
+
+export interface CreateKeyInput {
+  readonly name: string
+  readonly tier?: KeyTier
+  /** Only for production keys (basic keys always get BASIC_DAILY_LIMIT). */
+  readonly dailyLimit?: number
+}
+
+interface KeyRow {
+  id: string
+  name: string
+  tier: KeyTier
+  daily_limit: number
+  created_at: string
+  revoked_at: string | null
+}
+
+export const keyInfoOf = (row: KeyRow): KeyInfo => ({
+  id: row.id,
+  name: row.name,
+  tier: row.tier,
+  dailyLimit: row.daily_limit,
+  revoked: row.revoked_at !== null,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at
+})
+
+export const KEY_COLUMNS = "id, name, tier, daily_limit, created_at, revoked_at"
+
+/**
+ * Creates an API key: 32 random URL-safe characters (192 bits). The plain key is returned once and
+ * only its SHA-256 is stored.
+ */
+export const createKey = (db: SqliteDatabase, input: CreateKeyInput): { readonly id: string; readonly key: string } => {
+  const tier = input.tier ?? "basic"
+  if (tier !== "basic" && tier !== "production") throw new Error(`tier must be basic or production, got ${String(tier)}`)
+  if (input.name.trim() === "") throw new Error("a key needs a name")
+  if (tier === "basic" && input.dailyLimit !== undefined && input.dailyLimit !== BASIC_DAILY_LIMIT) {
+    throw new Error(`basic keys have a fixed daily limit of ${BASIC_DAILY_LIMIT}`)
+  }
+  const dailyLimit = tier === "basic" ? BASIC_DAILY_LIMIT : input.dailyLimit ?? PRODUCTION_DAILY_LIMIT
+  if (!Number.isSafeInteger(dailyLimit) || dailyLimit < 1) throw new Error(`daily limit must be a positive integer, got ${dailyLimit}`)
+  const id = `key-${randomBytes(6).toString("hex")}`
+  const key = randomBytes(24).toString("base64url")
+  db.prepare("INSERT INTO api_keys (id, name, tier, daily_limit, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
+    id, input.name, tier, dailyLimit, hashKey(key), new Date().toISOString()
+  )
+  return { id, key }
+}
+
+/** Every key, revoked ones included, oldest first. */
+export const listKeys = (db: SqliteDatabase): ReadonlyArray<KeyInfo> =>
+  (db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).all() as Array<KeyRow>).map(keyInfoOf)
+
+/** Revokes a key; false when no such key or already revoked. */
+export const revokeKey = (db: SqliteDatabase, id: string): boolean =>
+  db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(new Date().toISOString(), id).changes === 1
+
+/** Looks a plain key up by its hash, revoked ones included. */
+export const findKeyByPlain = (db: SqliteDatabase, plainKey: string): KeyInfo | undefined => {
+  const row = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(hashKey(plainKey)) as KeyRow | undefined
+  return row === undefined ? undefined : keyInfoOf(row)
+}

@@ -1,0 +1,55 @@
+/**
+ * Versioned schema migrations. Step `k` (0-based) moves the database from `user_version = k` to
+ * `k + 1`; each step runs in its own transaction. Append new steps, never edit applied ones.
+ */
+export const MIGRATIONS: ReadonlyArray<string> = [
+  `
+  CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  -- One row per trip id. The columns after trip_json are derived at import so that scanning the
+  -- whole table into IndexRecords needs no JSON parsing (see packTrip.ts for the BLOB layout).
+  CREATE TABLE trips (
+    id            TEXT PRIMARY KEY,
+    status        TEXT NOT NULL CHECK (status IN ('active', 'cancelled')),
+    seq           INTEGER NOT NULL,
+    departure_ms  INTEGER NOT NULL,
+    currency      TEXT NOT NULL,
+    seats         INTEGER NOT NULL,
+    seats_left    INTEGER NOT NULL,
+    booking_type  TEXT NOT NULL,
+    flags         INTEGER NOT NULL, -- bit 0 auto booking, bit 1 short service, bit 2 driver photo
+    experience    INTEGER NOT NULL,
+    comfort_stars INTEGER NOT NULL,
+    packed        BLOB NOT NULL,    -- per-waypoint and per-leg numbers, float64 little-endian
+    zone_offsets  TEXT NOT NULL,    -- JSON array of minutes, one per waypoint
+    trip_json     TEXT NOT NULL     -- the decoded feed trip, defaults applied
+  );
+  CREATE UNIQUE INDEX trips_seq ON trips (seq);
+
+  -- Overrides of DEFAULT_RATES: units of currency per EUR.
+  CREATE TABLE rates (
+    currency TEXT PRIMARY KEY,
+    per_eur  REAL NOT NULL CHECK (per_eur > 0)
+  );
+
+  CREATE TABLE api_keys (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    tier        TEXT NOT NULL CHECK (tier IN ('basic', 'production')),
+    daily_limit INTEGER NOT NULL CHECK (daily_limit >= 0),
+    key_hash    TEXT NOT NULL UNIQUE, -- hex SHA-256 of the key; the key itself is never stored
+    created_at  TEXT NOT NULL,
+    revoked_at  TEXT
+  );
+
+  CREATE TABLE key_usage (
+    key_id TEXT NOT NULL REFERENCES api_keys (id),
+    day    TEXT NOT NULL, -- YYYY-MM-DD, UTC
+    count  INTEGER NOT NULL,
+    PRIMARY KEY (key_id, day)
+  ) WITHOUT ROWID;
+  `
+]
