@@ -1,0 +1,16 @@
+import { PlaceResolver } from "@tripsearch/core"
+import { Effect, Layer } from "effect"
+import { Gazetteer } from "./Gazetteer.js"
+
+/** The `PlaceResolver` port backed by the GeoNames gazetteer. */
+export class GazetteerPlaceResolver {
+  /** Loads the gazetteer when the layer is built, so the first search does not pay for it. */
+  static readonly layer: Layer.Layer<PlaceResolver> = Layer.sync(PlaceResolver, () => {
+    const gazetteer = Gazetteer.shared()
+    return { resolve: (text, preferredCountry) => Effect.sync(() => gazetteer.resolve(text, preferredCountry)) }
+  })
+
+  /** The same port over a given gazetteer (tests, small data sets). */
+  static readonly layerFrom = (gazetteer: Gazetteer): Layer.Layer<PlaceResolver> =>
+    Layer.succeed(PlaceResolver, { resolve: (text, preferredCountry) => Effect.sync(() => gazetteer.resolve(text, preferredCountry)) })
+}

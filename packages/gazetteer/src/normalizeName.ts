@@ -1,0 +1,23 @@
+/**
+ * Letters that Unicode decomposition does not reduce to a base letter plus marks, spelled the way
+ * a user without the key would type them (SEMANTICS §2: matching is accent-insensitive).
+ */
+const FOLDS: Readonly<Record<string, string>> = {
+  ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d", ð: "d", þ: "th", ı: "i", ħ: "h", ŧ: "t", ŀ: "l", ĸ: "k"
+}
+const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join("")}]`, "gu")
+
+/**
+ * The form two place names are compared in: case-, accent- and punctuation-insensitive.
+ * "Saint-Étienne", "saint etienne" and "SAINT ÉTIENNE!" all give "saint etienne".
+ */
+export const normalizeName = (text: string): string =>
+  text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(FOLDABLE, (c) => FOLDS[c]!)
+    // Apostrophes and hyphens separate words ("L'Aquila", "Saint-Étienne"); modifier letters
+    // such as the Ukrainian apostrophe ʼ are punctuation here, not letters.
+    .replace(/[^\p{L}\p{N}]+|\p{Lm}+/gu, " ")
+    .trim()

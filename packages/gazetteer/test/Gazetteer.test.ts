@@ -1,0 +1,121 @@
+import { Option } from "effect"
+import { describe, expect, it } from "vitest"
+import { CITY_ALIASES } from "../src/cityAliases.js"
+import { Gazetteer } from "../src/Gazetteer.js"
+import type { GazetteerCity } from "../src/GazetteerCity.js"
+
+const city = (id: number, name: string, country: string, population: number): GazetteerCity => ({
+  id, name, country, population, lat: id, lon: -id, featureCode: "PPL", adminCode: "01"
+})
+
+describe("Gazetteer on a small hand-made set", () => {
+  const g = new Gazetteer(
+    [
+      city(1, "Springfield", "US", 150_000),
+      city(2, "Springfield", "GB", 2_000),
+      city(3, "Springfield", "AU", 150_000),
+      city(4, "Neustadt", "DE", 40_000),
+      city(5, "Neustadt", "AT", 9_000),
+      city(6, "Monaco", "MC", 38_000)
+    ],
+    [{ cityId: 4, name: "Neustadt", country: "DE", aliases: ["Nowe Miasto"] }, { cityId: 999, name: "Gone", country: "XX", aliases: ["Gone"] }]
+  )
+  const resolved = (text: string, country: string) => Option.getOrNull(g.resolve(text, country))
+
+  it("prefers the locale's country over a larger city elsewhere", () => {
+    expect(resolved("Springfield", "GB")).toMatchObject({ country: "GB", lat: 2 })
+    expect(resolved("Neustadt", "AT")).toMatchObject({ country: "AT" })
+  })
+
+  it("then the largest population, then the smallest id on equal populations", () => {
+    expect(resolved("Springfield", "FR")).toMatchObject({ country: "US", lat: 1 })
+    expect(resolved("Neustadt", "FR")).toMatchObject({ country: "DE" })
+  })
+
+  it("restricts to the country a part names, by code or by name", () => {
+    expect(resolved("Springfield, AU", "GB")).toMatchObject({ country: "AU" })
+    expect(resolved("springfield , Australia", "GB")).toMatchObject({ country: "AU" })
+    expect(resolved("Springfield, Österreich", "GB")).toBeNull()
+  })
+
+  it("tries city parts in order: the first part with a candidate wins", () => {
+    expect(resolved("Nowhere, Neustadt", "AT")).toMatchObject({ country: "AT" })
+    expect(resolved("Neustadt, Springfield", "GB")).toMatchObject({ country: "DE" })
+  })
+
+  it("resolves aliases and ignores those naming cities it lacks", () => {
+    expect(resolved("nowe miasto", "PL")).toMatchObject({ name: "Neustadt", country: "DE" })
+    expect(resolved("Gone", "XX")).toBeNull()
+  })
+
+  it("reads a lone country name as a city name", () => {
+    expect(resolved("Monaco", "FR")).toMatchObject({ name: "Monaco", country: "MC" })
+  })
+
+  it("resolves nothing for unknown or empty text", () => {
+    expect(Option.isNone(g.resolve("Atlantis", "GR"))).toBe(true)
+    expect(Option.isNone(g.resolve(" , ,", "GR"))).toBe(true)
+    expect(Option.isNone(g.resolve("FR", "FR"))).toBe(true)
+  })
+
+  it("lists a country's cities largest first, above a population", () => {
+    expect(g.citiesOf("US").map((c) => c.id)).toEqual([1])
+    expect(new Gazetteer([city(7, "A", "FR", 5_000), city(8, "B", "FR", 50_000), city(9, "C", "FR", 1_500)]).citiesOf("FR", 2_000).map((c) => c.id)).toEqual([8, 7])
+  })
+})
+
+describe("Gazetteer.shared (GeoNames)", () => {
+  const g = Gazetteer.shared()
+  const resolved = (text: string, country: string) => Option.getOrNull(g.resolve(text, country))
+
+  it("keeps only cities of at least 1,000 inhabitants, with coordinates", () => {
+    expect(g.cities.length).toBeGreaterThan(100_000)
+    expect(g.cities.every((c) => c.population >= 1000 && Number.isFinite(c.lat) && Number.isFinite(c.lon))).toBe(true)
+  })
+
+  it("resolves the cases SEMANTICS §2 relies on", () => {
+    expect(resolved("Paris", "GB")).toMatchObject({ name: "Paris", country: "FR" })
+    expect(resolved("paris, fr", "GB")).toMatchObject({ name: "Paris", country: "FR" })
+    expect(resolved("Paris, US", "GB")).toMatchObject({ name: "Paris", country: "US" })
+    expect(resolved("München", "GB")).toMatchObject({ name: "Munich", country: "DE" })
+    expect(resolved("Sevilla, Spain", "GB")).toMatchObject({ name: "Sevilla", country: "ES" })
+    expect(resolved("Roma", "IT")).toMatchObject({ name: "Rome", country: "IT" })
+    expect(resolved("Roma", "GB")).toMatchObject({ name: "Rome", country: "IT" })
+    expect(resolved("Saint-Étienne", "GB")).toMatchObject({ name: "Saint-Étienne", country: "FR" })
+    expect(resolved("saint etienne", "FR")).toMatchObject({ name: "Saint-Étienne", country: "FR" })
+  })
+
+  it("resolves native and English forms of big cities", () => {
+    const cases: ReadonlyArray<readonly [string, string, string]> = [
+      ["Wien", "Vienna", "AT"], ["Praha", "Prague", "CZ"], ["Warszawa", "Warsaw", "PL"], ["Krakow", "Kraków", "PL"],
+      ["Milano", "Milan", "IT"], ["Napoli", "Naples", "IT"], ["Firenze", "Florence", "IT"], ["Torino", "Turin", "IT"],
+      ["Venezia", "Venice", "IT"], ["Genova", "Genoa", "IT"], ["Lisboa", "Lisbon", "PT"], ["Bruxelles", "Brussels", "BE"],
+      ["Brussel", "Brussels", "BE"], ["Antwerp", "Antwerpen", "BE"], ["Anvers", "Antwerpen", "BE"], ["Den Haag", "The Hague", "NL"],
+      ["Moskva", "Moscow", "RU"], ["Москва", "Moscow", "RU"], ["Sankt-Peterburg", "Saint Petersburg", "RU"], ["Kiev", "Kyiv", "UA"],
+      ["Київ", "Kyiv", "UA"], ["Bucuresti", "Bucharest", "RO"], ["Beograd", "Belgrade", "RS"], ["Zurich", "Zürich", "CH"],
+      ["Geneva", "Genève", "CH"], ["Seville", "Sevilla", "ES"], ["A Coruna", "A Coruña", "ES"], ["Athína", "Athens", "GR"],
+      ["Ciudad de México", "Mexico City", "MX"], ["Sao Paulo", "São Paulo", "BR"], ["İstanbul", "Istanbul", "TR"],
+      ["Cologne", "Köln", "DE"], ["Bombay", "Mumbai", "IN"], ["Lodz", "Łódź", "PL"]
+    ]
+    for (const [text, name, country] of cases) expect([text, resolved(text, "GB")]).toEqual([text, expect.objectContaining({ name, country })])
+  })
+
+  it("lets the locale's country win a shared name", () => {
+    expect(resolved("Bruges", "FR")).toMatchObject({ country: "FR" })
+    expect(resolved("Bruges", "GB")).toMatchObject({ name: "Brugge", country: "BE" })
+    expect(resolved("Valence", "FR")).toMatchObject({ name: "Valence", country: "FR" })
+    expect(resolved("Valence", "ES")).toMatchObject({ name: "Valencia", country: "ES" })
+  })
+
+  it("resolves nothing for names it does not know", () => {
+    expect(Option.isNone(g.resolve("Qwzxplk", "FR"))).toBe(true)
+    expect(Option.isNone(g.resolve("Paris, Japan", "FR"))).toBe(true)
+  })
+
+  it("has an alias table whose ids are the cities it says", () => {
+    for (const alias of CITY_ALIASES) {
+      const c = g.city(alias.cityId)
+      expect([alias.cityId, c?.name, c?.country]).toEqual([alias.cityId, alias.name, alias.country])
+    }
+  })
+})
