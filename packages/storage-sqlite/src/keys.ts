@@ -66,7 +66,7 @@ export const createKey = (db: SqliteDatabase, input: CreateKeyInput): { readonly
 
 /** Every key, revoked ones included, oldest first. */
 export const listKeys = (db: SqliteDatabase): ReadonlyArray<KeyInfo> =>
-  (db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).all() as Array<KeyRow>).map(keyInfoOf)
+  (db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, rowid`).all() as Array<KeyRow>).map(keyInfoOf)
 
 /** Revokes a key; false when no such key or already revoked. */
 export const revokeKey = (db: SqliteDatabase, id: string): boolean =>
