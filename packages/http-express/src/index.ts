@@ -1,1 +1,6 @@
-export {}
+export * from "./createApp.js"
+export * from "./httpErrors.js"
+export * from "./negotiateFormat.js"
+export * from "./parseQuery.js"
+export * from "./RequestLogger.js"
+export * from "./toXml.js"

@@ -1,0 +1,98 @@
+import { Cause, Option } from "effect"
+import type { JsonObject } from "@tripsearch/core"
+
+/** An HTTP error answer before rendering: status, `developper-message` token and human message. */
+export interface ErrorReply {
+  readonly status: number
+  readonly token: string
+  readonly message: string
+  /** Seconds for the `Retry-After` header (429, 503). */
+  readonly retryAfterSeconds?: number
+  /** Whether the failure is a defect (logged with its cause, answered without internals). */
+  readonly defect?: boolean
+}
+
+const messageOf = (error: Readonly<Record<string, unknown>>): string => {
+  // Tagged errors may define `message` as a prototype getter: read it as a property, not an own key.
+  const message: unknown = (error as { readonly message?: unknown }).message
+  return typeof message === "string" ? message : ""
+}
+
+const parameterMessage = (parameter: string, message: string): string => {
+  if (!message) return `${parameter}: invalid value`
+  return message.includes(parameter) ? message : `${parameter}: ${message}`
+}
+
+/** Internal error answer: never any detail of the cause. */
+export const internalError = (requestId: string): ErrorReply => ({
+  status: 500,
+  token: "service.error",
+  message: `An internal error occurred; quote request id ${requestId} to the support`,
+  defect: true
+})
+
+/**
+ * The tag -> HTTP status table (the only one in the project). Any value that is not one of the
+ * known tagged errors is a 500.
+ */
+export const errorReplyOf = (error: unknown, requestId: string): ErrorReply => {
+  const e = (typeof error === "object" && error !== null ? error : {}) as Record<string, unknown> & { _tag?: unknown }
+  switch (e._tag) {
+    case "InvalidParameter": {
+      const parameter = String(e.parameter ?? "")
+      const missing = e.missing === true
+      return {
+        status: 400,
+        token: missing ? "parameter.missing" : "parameter.invalid",
+        message: parameterMessage(parameter, messageOf(e))
+      }
+    }
+    case "PlaceNotFound":
+      return { status: 404, token: "place.not_found", message: messageOf(e) || `No place matches "${String(e.text)}"` }
+    case "TripNotFound":
+      return { status: 404, token: "trip.not_found", message: messageOf(e) || `No trip with id "${String(e.id)}"` }
+    case "MissingKey":
+      return {
+        status: 401,
+        token: "auth.missing_key",
+        message: "An API key is required: send it in the `key` header or the `key` query parameter"
+      }
+    case "InvalidKey":
+      return { status: 403, token: "auth.invalid_key", message: "The API key is unknown or revoked" }
+    case "QuotaExceeded": {
+      const retry = Number(e.retryAfterSeconds)
+      return {
+        status: 429,
+        token: "quota.exceeded",
+        message: `The daily quota of ${String(e.limit)} requests of this key is spent; it is reset at 00:00 UTC`,
+        retryAfterSeconds: retry
+      }
+    }
+    case "ServiceOverloaded":
+      return {
+        status: 503,
+        token: "service.overloaded",
+        message: "The service is overloaded; retry later",
+        retryAfterSeconds: Number(e.retryAfterSeconds)
+      }
+    default:
+      return internalError(requestId)
+  }
+}
+
+/** The reply for a failed Effect: its first expected failure, else (defect, interruption) a 500. */
+export const errorReplyOfCause = (cause: Cause.Cause<unknown>, requestId: string): ErrorReply =>
+  Option.match(Cause.failureOption(cause), {
+    onNone: () => internalError(requestId),
+    onSome: (error) => errorReplyOf(error, requestId)
+  })
+
+/** The spec's Error object. */
+export const errorBody = (reply: ErrorReply, supportLink: string): JsonObject => ({
+  error: {
+    code: String(reply.status),
+    "developper-message": reply.token,
+    message: reply.message,
+    "support-link": supportLink
+  }
+})
