@@ -1,0 +1,12 @@
+/** Mean Earth radius used by SEMANTICS §3. */
+export const EARTH_RADIUS_KM = 6371.0088
+
+const RAD = Math.PI / 180
+
+/** Great-circle distance in km. Every comparison with a radius goes through this one function. */
+export const haversineKm = (lat1: number, lon1: number, lat2: number, lon2: number): number => {
+  const sinLat = Math.sin(((lat2 - lat1) * RAD) / 2)
+  const sinLon = Math.sin(((lon2 - lon1) * RAD) / 2)
+  const a = sinLat * sinLat + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * sinLon * sinLon
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)))
+}

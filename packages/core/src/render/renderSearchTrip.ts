@@ -1,0 +1,64 @@
+import type { LocaleInfo } from "../model/Locale.js"
+import type { JsonObject } from "../RequestContext.js"
+import { formatLocalDate } from "./localTime.js"
+import { renderCar, renderPlace, renderPrice, renderValue, roundHalfUp } from "./renderParts.js"
+import type { SegmentView } from "./SegmentView.js"
+
+export interface TripLinks {
+  readonly apiBaseUrl: string
+  readonly websiteBaseUrl: string
+}
+
+/** The detail address of a trip, carrying the locale and currency it was shown in. */
+export const tripSelfUrl = (links: TripLinks, permanentId: string, locale: LocaleInfo, currency: string, suffix = ""): string =>
+  `${links.apiBaseUrl}/api/v2/trips/${encodeURIComponent(permanentId)}${suffix}?locale=${locale.locale}&cur=${currency}`
+
+const routing = (km: number): JsonObject => ({
+  proximity: km < 2 ? "CLOSE" : km < 10 ? "MIDDLE" : "FAR",
+  routes: [{ distance_in_meters: Math.round(km * 1000), type: "AS_THE_CROW_FLIES" }]
+})
+
+/** A trip of `trips` / `top_trips` (spec: Trip; SEMANTICS §8). */
+export const renderSearchTrip = (
+  view: SegmentView,
+  locale: LocaleInfo,
+  links: TripLinks,
+  fromKm: number | undefined,
+  toKm: number | undefined
+): JsonObject => {
+  const { trip } = view.stored
+  const { amounts, currency, color } = view
+  const bcp = locale.bcp47
+  return {
+    links: {
+      _self: tripSelfUrl(links, view.permanentId, locale, currency),
+      _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}`,
+      _threads: tripSelfUrl(links, view.permanentId, locale, currency, "/threads")
+    },
+    departure_date: formatLocalDate(view.departureLocalMs),
+    departure_place: renderPlace(trip, view.i),
+    arrival_place: renderPlace(trip, view.j),
+    price: renderPrice(amounts.price, currency, bcp, color),
+    price_with_commission: renderPrice(amounts.withCommission, currency, bcp, color),
+    price_without_commission: renderPrice(amounts.net, currency, bcp, color),
+    commission: renderPrice(amounts.commission, currency, bcp),
+    seats_left: trip.seats_left,
+    seats: trip.seats,
+    duration: renderValue(view.durationS, "s"),
+    distance: renderValue(roundHalfUp(view.distanceM / 1000), "km"),
+    permanent_id: view.permanentId,
+    car: renderCar(trip.car, false),
+    multimodal_id: { source: "CARPOOLING", id: view.permanentId },
+    viaggio_rosa: trip.viaggio_rosa,
+    is_comfort: trip.is_comfort,
+    freeway: true,
+    answer_delay: trip.answer_delay,
+    booking_mode: trip.booking_mode,
+    booking_type: trip.booking_type,
+    locations_to_display: trip.waypoints.map((w) => w.city),
+    ...(fromKm !== undefined ? { departure_passenger_routing: routing(fromKm) } : {}),
+    ...(toKm !== undefined ? { arrival_passenger_routing: routing(toKm) } : {}),
+    corridoring_type: "PLANNED",
+    vehicle_pictures: trip.vehicle_pictures ?? []
+  }
+}

@@ -1,0 +1,79 @@
+import type { LocaleInfo } from "../model/Locale.js"
+import type { JsonObject } from "../RequestContext.js"
+import { formatIsoWithOffset, formatLocalDate } from "./localTime.js"
+import { renderCar, renderPlace, renderPrice, renderValue, roundHalfUp } from "./renderParts.js"
+import { tripSelfUrl, type TripLinks } from "./renderSearchTrip.js"
+import { waypointLocalMs, type SegmentView } from "./SegmentView.js"
+
+/** The Trip detail object (spec: Trip detail; SEMANTICS §8). */
+export const renderTripDetail = (view: SegmentView, locale: LocaleInfo, links: TripLinks, nowMs: number): JsonObject => {
+  const { stored, amounts, currency, color } = view
+  const { trip } = stored
+  const bcp = locale.bcp47
+  const passed = view.departureUtcMs < nowMs
+  const departureCountry = trip.waypoints[view.i]!.country
+  return {
+    links: {
+      _self: tripSelfUrl(links, view.permanentId, locale, currency),
+      _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}`,
+      _threads: tripSelfUrl(links, view.permanentId, locale, currency, "/threads")
+    },
+    departure_date: formatLocalDate(view.departureLocalMs),
+    departure_date_iso8601: formatIsoWithOffset(view.departureUtcMs, stored.zoneOffsets[view.i]!),
+    is_passed: passed,
+    departure_place: renderPlace(trip, view.i),
+    arrival_place: renderPlace(trip, view.j),
+    price: renderPrice(amounts.price, currency, bcp, color),
+    price_with_commission: renderPrice(amounts.withCommission, currency, bcp, color),
+    price_without_commission: renderPrice(amounts.net, currency, bcp, color),
+    commission: renderPrice(amounts.commission, currency, bcp),
+    seats_left: trip.seats_left,
+    seats: trip.seats,
+    seats_count_origin: trip.seats_count_origin ?? trip.seats,
+    duration: renderValue(view.durationS, "s"),
+    distance: renderValue(roundHalfUp(view.distanceM / 1000), "km"),
+    permanent_id: view.permanentId,
+    ...(view.isWhole ? {} : { main_permanent_id: trip.id }),
+    ...(trip.comment !== undefined ? { comment: trip.comment } : {}),
+    car: renderCar(trip.car, true),
+    viaggio_rosa: trip.viaggio_rosa,
+    is_comfort: trip.is_comfort,
+    freeway: true,
+    luggage: trip.luggage,
+    stop_overs: trip.waypoints.map((_, k) =>
+      renderPlace(trip, k, {
+        ...(k === view.i ? { departure_place: true } : {}),
+        ...(k === view.j ? { arrival_place: true } : {})
+      })
+    ),
+    detour: trip.detour,
+    schedule: trip.schedule,
+    question_response_count: (trip.questions ?? []).filter((q) => q.answer !== undefined).length,
+    bucketing_eligible: false,
+    booking_mode: trip.booking_mode,
+    booking_type: trip.booking_type,
+    is_booking_allowed: trip.booking_type !== "no_booking" && trip.seats_left > 0 && !passed,
+    view_count: trip.view_count,
+    cross_border_alert: trip.waypoints.some((w) => w.country !== departureCountry),
+    trip_plan: trip.waypoints.map((w, k) => ({
+      date: formatLocalDate(waypointLocalMs(stored, k)),
+      city: w.city,
+      ...(w.address !== undefined ? { address: w.address } : {}),
+      latitude: w.lat,
+      longitude: w.lon,
+      country_code: w.country,
+      ...(w.meeting_point_id !== undefined ? { meeting_point_id: w.meeting_point_id } : {}),
+      partner_shuttle_enabled: false
+    })),
+    messaging_status: trip.messaging_status,
+    passengers: (trip.passengers ?? []).map((p) => ({
+      id: p.id,
+      display_name: p.display_name,
+      ...(p.picture !== undefined ? { picture: p.picture } : {})
+    })),
+    display_contact: trip.booking_type === "no_booking",
+    vehicle_pictures: trip.vehicle_pictures ?? [],
+    can_report: true
+  }
+}
+

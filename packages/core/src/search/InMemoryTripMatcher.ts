@@ -1,0 +1,33 @@
+import { Duration, Effect, Layer, Schedule } from "effect"
+import { TripMatcher } from "../ports/TripMatcher.js"
+import { TripStore } from "../ports/TripStore.js"
+import { TripIndex } from "./TripIndex.js"
+
+/** How often the index asks the store for committed changes (freshness budget: 1 s). */
+export const REFRESH_INTERVAL = Duration.millis(200)
+
+/**
+ * The in-thread matcher: a `TripIndex` loaded from the store at start and kept fresh by polling
+ * the store's change sequence. For embedding and tests; the server may use the worker pool.
+ */
+export class InMemoryTripMatcher {
+  static readonly layer: Layer.Layer<TripMatcher, never, TripStore> = Layer.scoped(
+    TripMatcher,
+    Effect.gen(function* () {
+      const store = yield* TripStore
+      const index = new TripIndex()
+      let seq = yield* store.scanIndex((r) => index.upsert(r))
+      const refresh = Effect.gen(function* () {
+        const changes = yield* store.changesSince(seq)
+        if (changes.upserts.length > 0 || changes.removed.length > 0) index.apply(changes.upserts, changes.removed)
+        seq = changes.seq
+      })
+      yield* refresh.pipe(
+        Effect.catchAllDefect((defect) => Effect.logWarning("trip index refresh failed", defect)),
+        Effect.repeat(Schedule.spaced(REFRESH_INTERVAL)),
+        Effect.forkScoped
+      )
+      return TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })
+    })
+  )
+}

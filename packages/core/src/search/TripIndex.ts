@@ -1,0 +1,517 @@
+import { boundingBox } from "../geo/boundingBox.js"
+import { haversineKm } from "../geo/haversine.js"
+import { CURRENCIES, MINOR_DIGITS, type CurrencyCode } from "../model/Locale.js"
+import { mulDivRound2, scaledRate } from "../pricing/exactMath.js"
+import type { IndexRecord } from "./IndexRecord.js"
+import type { FacetCounts, MatchPlace, MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
+
+/**
+ * Every active trip in flat typed arrays (no object per trip or waypoint), with a lat/lon grid
+ * over the waypoints. Updates replace a trip's slot: the old slot is marked dead and skipped,
+ * and the arrays are compacted once dead slots pile up.
+ */
+
+const CELL_DEG = 0.2
+const LON_CELLS = Math.ceil(360 / CELL_DEG) + 1
+const cellKey = (latIdx: number, lonIdx: number): number => latIdx * LON_CELLS + lonIdx
+const latCell = (lat: number): number => Math.floor((lat + 90) / CELL_DEG)
+const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
+
+const FLAG_AUTO = 1
+const FLAG_SHORT = 2
+const FLAG_PHOTO = 4
+const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
+const NO_BOOKING = 2
+
+// Filter bits: a trip failing exactly one faceted filter still counts in that facet (SEMANTICS §7).
+const F_SEATS = 1
+const F_DATE = 2
+const F_HOUR = 4
+const F_PRICE = 8
+const F_PHOTO = 16
+
+const DAY_MS = 86_400_000
+const HOUR_MS = 3_600_000
+
+const growF64 = (a: Float64Array, n: number) => {
+  if (n <= a.length) return a
+  const b = new Float64Array(Math.max(n, a.length * 2))
+  b.set(a)
+  return b
+}
+const growI32 = (a: Int32Array, n: number) => {
+  if (n <= a.length) return a
+  const b = new Int32Array(Math.max(n, a.length * 2))
+  b.set(a)
+  return b
+}
+const growU8 = (a: Uint8Array, n: number) => {
+  if (n <= a.length) return a
+  const b = new Uint8Array(Math.max(n, a.length * 2))
+  b.set(a)
+  return b
+}
+
+const yyyymmdd = (day: number): number => {
+  const d = new Date(day * DAY_MS)
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate()
+}
+
+const sortedEntries = (m: Map<number, number>): Array<readonly [number, number]> =>
+  [...m.entries()].sort((a, b) => a[0] - b[0])
+
+export class TripIndex {
+  // Trip slots.
+  private ids: Array<string> = []
+  private slotOf = new Map<string, number>()
+  private alive: Uint8Array = new Uint8Array(1024)
+  private wpStart: Int32Array = new Int32Array(1024)
+  private wpCount: Uint8Array = new Uint8Array(1024)
+  private currency: Uint8Array = new Uint8Array(1024)
+  private seats: Uint8Array = new Uint8Array(1024)
+  private seatsLeft: Uint8Array = new Uint8Array(1024)
+  private flags: Uint8Array = new Uint8Array(1024)
+  private bookingType: Uint8Array = new Uint8Array(1024)
+  private experience: Uint8Array = new Uint8Array(1024)
+  private comfort: Uint8Array = new Uint8Array(1024)
+  private slots = 0
+  private dead = 0
+
+  // Waypoints, in trip order; legs are stored on their first waypoint.
+  private wLat: Float64Array = new Float64Array(4096)
+  private wLon: Float64Array = new Float64Array(4096)
+  private wUtc: Float64Array = new Float64Array(4096)
+  private wLocal: Float64Array = new Float64Array(4096)
+  private wSlot: Int32Array = new Int32Array(4096)
+  private legPrice: Int32Array = new Int32Array(4096)
+  private legDist: Int32Array = new Int32Array(4096)
+  private waypoints = 0
+
+  private cells = new Map<number, Array<number>>()
+
+  // Per-query scratch: a stamp says "written by query q", so nothing needs clearing between queries.
+  private query = 0
+  private tripStampT: Int32Array = new Int32Array(1024)
+  private tripStampF: Int32Array = new Int32Array(1024)
+  private wStampF: Int32Array = new Int32Array(4096)
+  private wStampT: Int32Array = new Int32Array(4096)
+  private wDistF: Float64Array = new Float64Array(4096)
+  private wDistT: Float64Array = new Float64Array(4096)
+
+  static from(records: Iterable<IndexRecord>): TripIndex {
+    const index = new TripIndex()
+    for (const r of records) index.upsert(r)
+    return index
+  }
+
+  /** Active trips. */
+  get size(): number {
+    return this.slotOf.size
+  }
+
+  has(id: string): boolean {
+    return this.slotOf.has(id)
+  }
+
+  upsert(r: IndexRecord): void {
+    this.kill(r.id)
+    const slot = this.slots++
+    const n = r.lat.length
+    const w0 = this.waypoints
+    this.ensureSlots(slot + 1)
+    this.ensureWaypoints(w0 + n)
+    this.ids[slot] = r.id
+    this.slotOf.set(r.id, slot)
+    this.alive[slot] = 1
+    this.wpStart[slot] = w0
+    this.wpCount[slot] = n
+    this.currency[slot] = CURRENCIES.indexOf(r.currency)
+    this.seats[slot] = r.seats
+    this.seatsLeft[slot] = r.seatsLeft
+    this.flags[slot] = (r.autoBooking ? FLAG_AUTO : 0) | (r.short ? FLAG_SHORT : 0) | (r.hasPhoto ? FLAG_PHOTO : 0)
+    this.bookingType[slot] = BOOKING_TYPES.indexOf(r.bookingType)
+    this.experience[slot] = r.experience
+    this.comfort[slot] = r.comfortStars
+    for (let k = 0; k < n; k++) {
+      const w = w0 + k
+      const lat = r.lat[k]!
+      const lon = r.lon[k]!
+      this.wLat[w] = lat
+      this.wLon[w] = lon
+      const utc = r.departureMs + r.offsetMin[k]! * 60_000
+      this.wUtc[w] = utc
+      this.wLocal[w] = utc + r.zoneOffsetMin[k]! * 60_000
+      this.wSlot[w] = slot
+      this.legPrice[w] = k < n - 1 ? r.legPriceMinor[k]! : 0
+      this.legDist[w] = k < n - 1 ? r.legDistanceM[k]! : 0
+      const key = cellKey(latCell(lat), lonCell(lon))
+      const cell = this.cells.get(key)
+      if (cell === undefined) this.cells.set(key, [w])
+      else cell.push(w)
+    }
+    this.waypoints = w0 + n
+  }
+
+  remove(id: string): void {
+    this.kill(id)
+    this.maybeCompact()
+  }
+
+  private kill(id: string): void {
+    const slot = this.slotOf.get(id)
+    if (slot === undefined) return
+    this.alive[slot] = 0
+    this.slotOf.delete(id)
+    this.dead++
+  }
+
+  /** Rebuilds the arrays without dead slots once they are a quarter of all slots. */
+  maybeCompact(): void {
+    if (this.dead < 1024 || this.dead * 4 < this.slots) return
+    const records: Array<IndexRecord> = []
+    for (let s = 0; s < this.slots; s++) if (this.alive[s] === 1) records.push(this.recordOf(s))
+    const fresh = TripIndex.from(records)
+    Object.assign(this, fresh)
+  }
+
+  /** Applies a batch of store changes (freshness). */
+  apply(upserts: ReadonlyArray<IndexRecord>, removed: ReadonlyArray<string>): void {
+    for (const r of upserts) this.upsert(r)
+    for (const id of removed) this.kill(id)
+    this.maybeCompact()
+  }
+
+  private recordOf(slot: number): IndexRecord {
+    const w0 = this.wpStart[slot]!
+    const n = this.wpCount[slot]!
+    const range = (a: Float64Array | Int32Array, len: number) => Array.from(a.subarray(w0, w0 + len))
+    const utc = range(this.wUtc, n)
+    const local = range(this.wLocal, n)
+    const f = this.flags[slot]!
+    return {
+      id: this.ids[slot]!,
+      departureMs: utc[0]!,
+      lat: range(this.wLat, n),
+      lon: range(this.wLon, n),
+      offsetMin: utc.map((u) => (u - utc[0]!) / 60_000),
+      zoneOffsetMin: local.map((l, k) => (l - utc[k]!) / 60_000),
+      legPriceMinor: range(this.legPrice, n - 1),
+      legDistanceM: range(this.legDist, n - 1),
+      legDurationS: new Array(n - 1).fill(0),
+      currency: CURRENCIES[this.currency[slot]!]!,
+      seats: this.seats[slot]!,
+      seatsLeft: this.seatsLeft[slot]!,
+      autoBooking: (f & FLAG_AUTO) !== 0,
+      bookingType: BOOKING_TYPES[this.bookingType[slot]!]!,
+      short: (f & FLAG_SHORT) !== 0,
+      hasPhoto: (f & FLAG_PHOTO) !== 0,
+      experience: this.experience[slot]!,
+      comfortStars: this.comfort[slot]!
+    }
+  }
+
+  private ensureSlots(n: number): void {
+    if (n <= this.alive.length) return
+    this.alive = growU8(this.alive, n)
+    this.wpStart = growI32(this.wpStart, n)
+    this.wpCount = growU8(this.wpCount, n)
+    this.currency = growU8(this.currency, n)
+    this.seats = growU8(this.seats, n)
+    this.seatsLeft = growU8(this.seatsLeft, n)
+    this.flags = growU8(this.flags, n)
+    this.bookingType = growU8(this.bookingType, n)
+    this.experience = growU8(this.experience, n)
+    this.comfort = growU8(this.comfort, n)
+    this.tripStampT = growI32(this.tripStampT, n)
+    this.tripStampF = growI32(this.tripStampF, n)
+  }
+
+  private ensureWaypoints(n: number): void {
+    if (n <= this.wLat.length) return
+    this.wLat = growF64(this.wLat, n)
+    this.wLon = growF64(this.wLon, n)
+    this.wUtc = growF64(this.wUtc, n)
+    this.wLocal = growF64(this.wLocal, n)
+    this.wSlot = growI32(this.wSlot, n)
+    this.legPrice = growI32(this.legPrice, n)
+    this.legDist = growI32(this.legDist, n)
+    this.wStampF = growI32(this.wStampF, n)
+    this.wStampT = growI32(this.wStampT, n)
+    this.wDistF = growF64(this.wDistF, n)
+    this.wDistT = growF64(this.wDistT, n)
+  }
+
+  /**
+   * Visits every live waypoint within `place.radiusKm`, skipping first (`skip = "first"`) or
+   * last (`"last"`) waypoints of their trip, as the matching rule of each side requires.
+   */
+  private scanNear(place: MatchPlace, skip: "first" | "last", visit: (w: number, slot: number, d: number) => void): void {
+    const box = boundingBox(place.lat, place.lon, place.radiusKm)
+    const la0 = latCell(box.minLat)
+    const la1 = latCell(box.maxLat)
+    for (const [west, east] of box.lonRanges) {
+      const lo0 = lonCell(west)
+      const lo1 = lonCell(east)
+      for (let la = la0; la <= la1; la++) {
+        for (let lo = lo0; lo <= lo1; lo++) {
+          const cell = this.cells.get(cellKey(la, lo))
+          if (cell === undefined) continue
+          for (let c = 0; c < cell.length; c++) {
+            const w = cell[c]!
+            const slot = this.wSlot[w]!
+            if (this.alive[slot] === 0) continue
+            const k = w - this.wpStart[slot]!
+            if (skip === "first" ? k === 0 : k === this.wpCount[slot]! - 1) continue
+            const d = haversineKm(place.lat, place.lon, this.wLat[w]!, this.wLon[w]!)
+            if (d <= place.radiusKm) visit(w, slot, d)
+          }
+        }
+      }
+    }
+  }
+
+  search(req: MatchRequest): MatchResult {
+    if (++this.query > 0x3fffffff) {
+      this.query = 1
+      this.tripStampF.fill(0)
+      this.tripStampT.fill(0)
+      this.wStampF.fill(0)
+      this.wStampT.fill(0)
+    }
+    const q = this.query
+    const candidates: Array<number> = []
+    const { from, to } = req
+    if (to !== undefined) {
+      this.scanNear(to, "first", (w, slot, d) => {
+        this.wStampT[w] = q
+        this.wDistT[w] = d
+        if (this.tripStampT[slot] !== q) {
+          this.tripStampT[slot] = q
+          if (from === undefined) candidates.push(slot)
+        }
+      })
+    }
+    if (from !== undefined) {
+      this.scanNear(from, "last", (w, slot, d) => {
+        this.wStampF[w] = q
+        this.wDistF[w] = d
+        if (this.tripStampF[slot] !== q && (to === undefined || this.tripStampT[slot] === q)) {
+          this.tripStampF[slot] = q
+          candidates.push(slot)
+        }
+      })
+    }
+
+    // Per-request price conversion factors, per trip currency (SEMANTICS §6).
+    const cur = req.currency
+    const toFactor = scaledRate(req.rates[cur]) * 10 ** MINOR_DIGITS[cur]
+    const fromFactor = CURRENCIES.map((c) => scaledRate(req.rates[c]) * 10 ** MINOR_DIGITS[c])
+    const curIdx = CURRENCIES.indexOf(cur)
+    const withMode = req.priceMode === "with"
+    const unit = 10 ** MINOR_DIGITS[cur]
+
+    const seatsFacet = [0, 0, 0, 0]
+    const photoFacet = [0, 0]
+    const experienceFacet = [0, 0, 0, 0, 0]
+    const comfortFacet = [0, 0, 0, 0]
+    const hourFacet = new Array<number>(24).fill(0)
+    const dayFacet = new Map<number, number>()
+    const priceFacet = new Map<number, number>()
+
+    // Matched segments, as parallel arrays.
+    const mSlot: Array<number> = []
+    const mI: Array<number> = []
+    const mJ: Array<number> = []
+    const mPrice: Array<number> = []
+    const mUtc: Array<number> = []
+    let full = 0
+    let lowest = Infinity
+
+    for (let c = 0; c < candidates.length; c++) {
+      const slot = candidates[c]!
+      const w0 = this.wpStart[slot]!
+      const last = this.wpCount[slot]! - 1
+      let bi = -1
+      let bj = -1
+      if (from !== undefined && to !== undefined) {
+        let best = Infinity
+        for (let i = 0; i < last; i++) {
+          if (this.wStampF[w0 + i] !== q) continue
+          const di = this.wDistF[w0 + i]!
+          for (let j = i + 1; j <= last; j++) {
+            if (this.wStampT[w0 + j] !== q) continue
+            const s = di + this.wDistT[w0 + j]!
+            if (s < best) {
+              best = s
+              bi = i
+              bj = j
+            }
+          }
+        }
+        if (bi < 0) continue
+      } else if (from !== undefined) {
+        let best = Infinity
+        for (let i = 0; i < last; i++) {
+          if (this.wStampF[w0 + i] === q && this.wDistF[w0 + i]! < best) {
+            best = this.wDistF[w0 + i]!
+            bi = i
+          }
+        }
+        bj = last
+      } else {
+        let best = Infinity
+        bi = 0
+        for (let j = 1; j <= last; j++) {
+          if (this.wStampT[w0 + j] === q && this.wDistT[w0 + j]! < best) {
+            best = this.wDistT[w0 + j]!
+            bj = j
+          }
+        }
+      }
+
+      const wi = w0 + bi
+      const utc = this.wUtc[wi]!
+      if (utc < req.nowMs) continue
+      const flags = this.flags[slot]!
+      if (req.autoOnly && (flags & FLAG_AUTO) === 0) continue
+      if (!req.includeShort && (flags & FLAG_SHORT) !== 0) continue
+
+      let net = 0
+      for (let w = wi; w < w0 + bj; w++) net += this.legPrice[w]!
+      const tc = this.currency[slot]!
+      if (tc !== curIdx) net = mulDivRound2(net, toFactor, fromFactor[tc]!)
+      const price = withMode && this.bookingType[slot] !== NO_BOOKING ? net + mulDivRound2(net, 15, 100) : net
+
+      const seatsLeft = this.seatsLeft[slot]!
+      const local = this.wLocal[wi]!
+      const hour = (((Math.floor(local / HOUR_MS) % 24) + 24) % 24)
+      const photo = (flags & FLAG_PHOTO) !== 0
+      let mask = 0
+      if (req.seats !== undefined && seatsLeft < req.seats) mask |= F_SEATS
+      if ((req.localFromMs !== undefined && local < req.localFromMs) || (req.localToMs !== undefined && local > req.localToMs)) mask |= F_DATE
+      if ((req.hourFrom !== undefined && hour < req.hourFrom) || (req.hourTo !== undefined && hour >= req.hourTo)) mask |= F_HOUR
+      if ((req.priceMinMinor !== undefined && price < req.priceMinMinor) || (req.priceMaxMinor !== undefined && price > req.priceMaxMinor)) mask |= F_PRICE
+      if (req.photoOnly && !photo) mask |= F_PHOTO
+      if ((mask & (mask - 1)) !== 0) continue
+
+      if ((mask & ~F_SEATS) === 0) for (let v = 1; v <= 4; v++) if (seatsLeft >= v) seatsFacet[v - 1]!++
+      if ((mask & ~F_DATE) === 0) {
+        const day = Math.floor(local / DAY_MS)
+        dayFacet.set(day, (dayFacet.get(day) ?? 0) + 1)
+      }
+      if ((mask & ~F_HOUR) === 0) hourFacet[hour]!++
+      if ((mask & ~F_PRICE) === 0) {
+        const floor = Math.floor(price / unit)
+        priceFacet.set(floor, (priceFacet.get(floor) ?? 0) + 1)
+      }
+      if ((mask & ~F_PHOTO) === 0) photoFacet[photo ? 1 : 0]!++
+      if (mask !== 0) continue
+
+      experienceFacet[this.experience[slot]!]!++
+      comfortFacet[this.comfort[slot]! - 1]!++
+      mSlot.push(slot)
+      mI.push(bi)
+      mJ.push(bj)
+      mPrice.push(price)
+      mUtc.push(utc)
+      if (seatsLeft === 0) full++
+      if (price < lowest) lowest = price
+    }
+
+    const total = mSlot.length
+    const permanentId = (m: number): string => {
+      const slot = mSlot[m]!
+      return mI[m] === 0 && mJ[m] === this.wpCount[slot]! - 1 ? this.ids[slot]! : `${this.ids[slot]}_${mI[m]}_${mJ[m]}`
+    }
+    const byPid = (a: number, b: number): number => {
+      const pa = permanentId(a)
+      const pb = permanentId(b)
+      return pa < pb ? -1 : pa > pb ? 1 : 0
+    }
+    const dir = req.order === "desc" ? -1 : 1
+    const byDate = (a: number, b: number): number =>
+      mUtc[a]! - mUtc[b]! || mPrice[a]! - mPrice[b]! || byPid(a, b)
+    const compare =
+      req.sort === "trip_price"
+        ? (a: number, b: number) => dir * (mPrice[a]! - mPrice[b]!) || mUtc[a]! - mUtc[b]! || byPid(a, b)
+        : (a: number, b: number) => dir * (mUtc[a]! - mUtc[b]!) || mPrice[a]! - mPrice[b]! || byPid(a, b)
+
+    const hit = (m: number): SegmentHit => {
+      const slot = mSlot[m]!
+      const w0 = this.wpStart[slot]!
+      return {
+        id: this.ids[slot]!,
+        i: mI[m]!,
+        j: mJ[m]!,
+        ...(from !== undefined ? { fromKm: this.wDistF[w0 + mI[m]!]! } : {}),
+        ...(to !== undefined ? { toKm: this.wDistT[w0 + mJ[m]!]! } : {})
+      }
+    }
+
+    const order = Array.from({ length: total }, (_, m) => m)
+    const end = Math.min(total, req.offset + req.limit)
+    const page = req.offset < end ? selectSorted(order, end, compare).slice(req.offset, end).map(hit) : []
+
+    const top: Array<SegmentHit> = []
+    if (req.withTopTrips) {
+      const minSeats = Math.max(1, req.seats ?? 0)
+      const dist = (m: number): number => {
+        const w0 = this.wpStart[mSlot[m]!]!
+        let d = 0
+        for (let w = w0 + mI[m]!; w < w0 + mJ[m]!; w++) d += this.legDist[w]!
+        return d
+      }
+      // price/distance ascending, compared as cross products to stay exact.
+      const byValue = (a: number, b: number): number => {
+        const x = mPrice[a]! * dist(b)
+        const y = mPrice[b]! * dist(a)
+        return x < y ? -1 : x > y ? 1 : byDate(a, b)
+      }
+      const eligible = order.filter((m) => (this.flags[mSlot[m]!]! & FLAG_AUTO) !== 0 && this.seatsLeft[mSlot[m]!]! >= minSeats)
+      for (const m of selectSorted(eligible, 3, byValue).slice(0, 3)) top.push(hit(m))
+    }
+
+    const facets: FacetCounts = {
+      seats: seatsFacet,
+      dates: sortedEntries(dayFacet).map(([day, n]) => [yyyymmdd(day), n] as const),
+      hours: hourFacet.flatMap((n, h) => (n > 0 ? [[h, n] as const] : [])),
+      prices: sortedEntries(priceFacet),
+      photo: photoFacet,
+      experience: experienceFacet,
+      comfort: comfortFacet
+    }
+    return {
+      total,
+      fullTripsCount: full,
+      ...(total > 0 ? { lowestPriceMinor: lowest } : {}),
+      page,
+      top,
+      facets
+    }
+  }
+}
+
+/**
+ * The first `k` items in `compare` order. A full sort when k is a large part of the input,
+ * otherwise a bounded insertion into a sorted prefix, which is linear for small pages.
+ */
+export const selectSorted = (items: Array<number>, k: number, compare: (a: number, b: number) => number): Array<number> => {
+  if (k <= 0) return []
+  if (k * 8 >= items.length) return items.slice().sort(compare).slice(0, k)
+  const best: Array<number> = []
+  for (const item of items) {
+    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue
+    let lo = 0
+    let hi = best.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compare(best[mid]!, item) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    best.splice(lo, 0, item)
+    if (best.length > k) best.pop()
+  }
+  return best
+}
+
+export type { CurrencyCode }
