@@ -1,1 +1,116 @@
-export {}
+import { realpathSync } from "node:fs"
+import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import { type ApiConfig, ConfigError, loadConfig } from "./config.js"
+import { createServer } from "./createServer.js"
+import { type DemoKey, ensureDataset } from "./ensureDataset.js"
+
+const say = (line: string): void => void process.stderr.write(`${line}\n`)
+
+const progressPrinter = () => {
+  const tty = process.stderr.isTTY === true
+  let lastPercent = -1
+  return (done: number, total: number) => {
+    const percent = Math.min(100, Math.floor((done / total) * 100))
+    if (percent === lastPercent) return
+    lastPercent = percent
+    const line = `  importing trips: ${Math.min(done, total).toLocaleString("en")} / ${total.toLocaleString("en")} (${percent}%)`
+    if (tty) process.stderr.write(`\r${line}${percent === 100 ? "\n" : ""}`)
+    else if (percent % 10 === 0) say(line)
+  }
+}
+
+const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | undefined): string => {
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+  const lines = [
+    `tripsearch API listening on http://${host}:${address.port} (public base URL ${config.publicBaseUrl}, store ${config.dbPath})`
+  ]
+  if (demoKey !== undefined) {
+    lines.push(
+      `demo API key (basic tier, from ${config.demoKeyPath}): ${demoKey.key}`,
+      "try:",
+      `  curl '${config.publicBaseUrl}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris&tn=Lyon' -H 'key: ${demoKey.key}'`
+    )
+  } else {
+    lines.push(
+      `no demo key file at ${config.demoKeyPath}; create a key with:`,
+      `  node packages/storage-sqlite/dist/cli.js keys create --db ${config.dbPath} --name me`
+    )
+  }
+  return lines.join("\n")
+}
+
+/** Starts the API: first-start data set, runtime, listen, graceful shutdown on SIGINT/SIGTERM. */
+export const main = async (): Promise<void> => {
+  let config: ApiConfig
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      say(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+
+  const startedAt = Date.now()
+  const firstStart = await ensureDataset({
+    dbPath: config.dbPath,
+    demoKeyPath: config.demoKeyPath,
+    trips: config.seedTrips,
+    nowMs: startedAt,
+    onProgress: (() => {
+      let announced = false
+      const print = progressPrinter()
+      return (done: number, total: number) => {
+        if (!announced) {
+          announced = true
+          say(`first start: generating ${total.toLocaleString("en")} trips into ${config.dbPath}`)
+        }
+        print(done, total)
+      }
+    })()
+  })
+  if (firstStart.created) say(`data set ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`)
+
+  const api = await createServer({ config })
+  const address = await api.listen(config.port, config.host)
+  say(banner(config, address, firstStart.demoKey))
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      say(`${signal} again: exiting now`)
+      process.exit(1)
+    }
+    stopping = true
+    say(`${signal}: no new connections; finishing in-flight requests`)
+    api.close().then(
+      () => {
+        say("stopped")
+        process.exit(0)
+      },
+      (error: unknown) => {
+        say(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`)
+        process.exit(1)
+      }
+    )
+  }
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
+}
+
+const isEntryPoint = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+})()
+
+if (isEntryPoint) {
+  main().catch((error: unknown) => {
+    say(`tripsearch API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,107 @@
+import { dirname, isAbsolute, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** Root of the repository (this file is `apps/api/{src,dist}/config.*`). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
+
+/** The seed of the default data set: fixed, so every first start builds the same trips. */
+export const DATASET_SEED = 20_180_404
+
+/** The server's configuration, from the environment (the only module reading `process.env`). */
+export interface ApiConfig {
+  /** `PORT`, default 3000 (0: an ephemeral port). */
+  readonly port: number
+  /** `HOST`, default 127.0.0.1 (set `0.0.0.0` to listen on every interface). */
+  readonly host: string
+  /** `TRIPSEARCH_DB`, absolute; default `data/tripsearch.db` under the repository root. */
+  readonly dbPath: string
+  /** The demo key of the default data set, next to the database: `demo-key.json`. */
+  readonly demoKeyPath: string
+  /** `PUBLIC_BASE_URL`, no trailing slash; default `http://localhost:${PORT}`. */
+  readonly publicBaseUrl: string
+  /** `WEBSITE_BASE_URL`, no trailing slash; default `https://www.tripsearch.example`. */
+  readonly websiteBaseUrl: string
+  /** `QUERY_LOG`, absolute; default `data/query-log.ndjson`; empty or `off` disables it. */
+  readonly queryLogPath: string | undefined
+  /** `PRODUCTION_DAILY_LIMIT`: when set, the daily limit of every production-tier key. */
+  readonly productionDailyLimit: number | undefined
+  /** `SEED_TRIPS`, default 50,000: trips generated on the first start (no database yet). */
+  readonly seedTrips: number
+}
+
+/** A configuration that cannot be used: the message lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: ReadonlyArray<string>) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`)
+    this.name = "ConfigError"
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const trimmed = (env: Env, name: string): string | undefined => {
+  const value = env[name]?.trim()
+  return value === undefined || value === "" ? undefined : value
+}
+
+/**
+ * Reads and validates the configuration. `env` defaults to `process.env`; relative paths are taken
+ * from the repository root, so the server finds its data whatever the working directory.
+ */
+export const loadConfig = (env: Env = process.env): ApiConfig => {
+  const problems: Array<string> = []
+
+  const integer = (name: string, fallback: number | undefined, min: number, max: number): number | undefined => {
+    const raw = trimmed(env, name)
+    if (raw === undefined) return fallback
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`)
+      return fallback
+    }
+    return Number(raw)
+  }
+
+  const baseUrl = (name: string, fallback: string): string => {
+    const raw = trimmed(env, name)
+    if (raw === undefined) return fallback
+    let url: URL
+    try {
+      url = new URL(raw)
+    } catch {
+      problems.push(`${name} must be an absolute http(s) URL, got "${raw}"`)
+      return fallback
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      problems.push(`${name} must be an http or https URL, got "${raw}"`)
+    } else if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+      problems.push(`${name} must be a base URL without query, fragment or credentials, got "${raw}"`)
+    }
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, "")
+  }
+
+  const path = (raw: string): string => (isAbsolute(raw) ? raw : resolve(REPO_ROOT, raw))
+
+  const port = integer("PORT", 3000, 0, 65_535) ?? 3000
+  const host = trimmed(env, "HOST") ?? "127.0.0.1"
+  if (/\s/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`)
+  const dbPath = path(trimmed(env, "TRIPSEARCH_DB") ?? "data/tripsearch.db")
+  const publicBaseUrl = baseUrl("PUBLIC_BASE_URL", `http://localhost:${port}`)
+  const websiteBaseUrl = baseUrl("WEBSITE_BASE_URL", "https://www.tripsearch.example")
+  const queryLogRaw = env.QUERY_LOG === undefined ? "data/query-log.ndjson" : env.QUERY_LOG.trim()
+  const queryLogPath = queryLogRaw === "" || queryLogRaw.toLowerCase() === "off" ? undefined : path(queryLogRaw)
+  const productionDailyLimit = integer("PRODUCTION_DAILY_LIMIT", undefined, 1, Number.MAX_SAFE_INTEGER)
+  const seedTrips = integer("SEED_TRIPS", 50_000, 1, 5_000_000) ?? 50_000
+
+  if (problems.length > 0) throw new ConfigError(problems)
+  return {
+    port,
+    host,
+    dbPath,
+    demoKeyPath: resolve(dirname(dbPath), "demo-key.json"),
+    publicBaseUrl,
+    websiteBaseUrl,
+    queryLogPath,
+    productionDailyLimit,
+    seedTrips
+  }
+}

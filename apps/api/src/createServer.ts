@@ -1,0 +1,112 @@
+import { createWriteStream, mkdirSync, type WriteStream } from "node:fs"
+import { createServer as createHttpServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { dirname } from "node:path"
+import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
+import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { type AppServices, createApp, jsonLineLogger, type RequestLogger } from "@tripsearch/http-express"
+import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import type { ApiConfig } from "./config.js"
+
+/** The services of the API, wired once: SQLite store and keys, gazetteer, in-thread matcher. */
+export const apiLayer = (config: Pick<ApiConfig, "dbPath" | "productionDailyLimit">): Layer.Layer<AppServices> => {
+  const store = SqliteTripStore.layer(config.dbPath)
+  const matcherAndStore = InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store))
+  const keys =
+    config.productionDailyLimit === undefined
+      ? SqliteKeyStore.layer(config.dbPath)
+      : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(SqliteKeyStore.layer(config.dbPath)))
+  return Layer.mergeAll(matcherAndStore, keys, GazetteerPlaceResolver.layer)
+}
+
+/** The KeyStore with `PRODUCTION_DAILY_LIMIT` as the daily limit of every production-tier key. */
+const productionLimitOverride = (limit: number): Layer.Layer<KeyStore, never, KeyStore> =>
+  Layer.effect(
+    KeyStore,
+    Effect.map(KeyStore, (keys) => ({
+      ...keys,
+      find: (plainKey: string) =>
+        Effect.map(
+          keys.find(plainKey),
+          Option.map((key) => (key.tier === "production" ? { ...key, dailyLimit: limit } : key))
+        )
+    }))
+  )
+
+export interface ApiServer {
+  /** The HTTP server, not listening yet. */
+  readonly server: Server
+  readonly runtime: ManagedRuntime.ManagedRuntime<AppServices, never>
+  /** Starts listening; resolves with the bound address (port 0: an ephemeral port). */
+  readonly listen: (port: number, host: string) => Promise<AddressInfo>
+  /**
+   * Stops accepting connections, lets in-flight requests finish (idle keep-alive connections are
+   * closed at once; after `graceMs` the remaining ones are cut), then disposes the runtime (closes
+   * the store) and the query log.
+   */
+  readonly close: (graceMs?: number) => Promise<void>
+}
+
+export interface CreateServerOptions {
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath">
+  readonly logger?: RequestLogger
+}
+
+/**
+ * Builds the runtime (the layers are built now, so the first request does not pay for the
+ * gazetteer or the index) and the HTTP server around the Express app. Does not listen.
+ */
+export const createServer = async ({ config, logger }: CreateServerOptions): Promise<ApiServer> => {
+  const runtime = ManagedRuntime.make(apiLayer(config))
+  await runtime.runtime()
+
+  let queryLog: WriteStream | undefined
+  if (config.queryLogPath !== undefined) {
+    mkdirSync(dirname(config.queryLogPath), { recursive: true })
+    queryLog = createWriteStream(config.queryLogPath, { flags: "a" })
+  }
+  const app = createApp({
+    runtime,
+    config: {
+      apiBaseUrl: config.publicBaseUrl,
+      websiteBaseUrl: config.websiteBaseUrl,
+      queryLog,
+      logger: logger ?? jsonLineLogger(process.stdout, process.stderr)
+    }
+  })
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
+  server.keepAliveTimeout = 5_000
+  server.headersTimeout = 10_000
+  server.requestTimeout = 30_000
+
+  let closing: Promise<void> | undefined
+  const close = (graceMs = 10_000): Promise<void> =>
+    (closing ??= (async () => {
+      if (server.listening) {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+        server.closeIdleConnections()
+        const force = setTimeout(() => server.closeAllConnections(), graceMs)
+        force.unref()
+        await closed
+        clearTimeout(force)
+      }
+      await runtime.dispose()
+      if (queryLog !== undefined) {
+        const stream = queryLog
+        await new Promise<void>((resolve) => stream.end(() => resolve()))
+      }
+    })())
+
+  const listen = (port: number, host: string): Promise<AddressInfo> =>
+    new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error)
+      server.once("error", onError)
+      server.listen(port, host, () => {
+        server.off("error", onError)
+        resolve(server.address() as AddressInfo)
+      })
+    })
+
+  return { server, runtime, listen, close }
+}
