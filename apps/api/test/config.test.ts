@@ -1,0 +1,66 @@
+import { resolve } from "node:path"
+import { describe, expect, it } from "vitest"
+import { ConfigError, loadConfig, REPO_ROOT } from "../src/config.js"
+
+describe("loadConfig", () => {
+  it("has defaults for every variable, paths under the repository root", () => {
+    const config = loadConfig({})
+    expect(config).toEqual({
+      port: 3000,
+      host: "127.0.0.1",
+      dbPath: resolve(REPO_ROOT, "data/tripsearch.db"),
+      demoKeyPath: resolve(REPO_ROOT, "data/demo-key.json"),
+      publicBaseUrl: "http://localhost:3000",
+      websiteBaseUrl: "https://www.tripsearch.example",
+      queryLogPath: resolve(REPO_ROOT, "data/query-log.ndjson"),
+      productionDailyLimit: undefined,
+      seedTrips: 50_000
+    })
+    expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
+  })
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      TRIPSEARCH_DB: "/tmp/x/trips.db",
+      PUBLIC_BASE_URL: "https://api.example.com/base/",
+      WEBSITE_BASE_URL: "https://www.example.com",
+      QUERY_LOG: "logs/q.ndjson",
+      PRODUCTION_DAILY_LIMIT: "250000",
+      SEED_TRIPS: "1000"
+    })
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "0.0.0.0",
+      dbPath: "/tmp/x/trips.db",
+      demoKeyPath: "/tmp/x/demo-key.json",
+      publicBaseUrl: "https://api.example.com/base",
+      websiteBaseUrl: "https://www.example.com",
+      queryLogPath: resolve(REPO_ROOT, "logs/q.ndjson"),
+      productionDailyLimit: 250_000,
+      seedTrips: 1000
+    })
+    expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
+  })
+
+  it("turns the query log off with an empty value or off", () => {
+    expect(loadConfig({ QUERY_LOG: "" }).queryLogPath).toBeUndefined()
+    expect(loadConfig({ QUERY_LOG: "off" }).queryLogPath).toBeUndefined()
+  })
+
+  it("fails with one clear message listing every problem", () => {
+    let error: unknown
+    try {
+      loadConfig({ PORT: "http", PUBLIC_BASE_URL: "ftp://x", WEBSITE_BASE_URL: "not a url", SEED_TRIPS: "-5", PRODUCTION_DAILY_LIMIT: "1.5" })
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    const { problems, message } = error as ConfigError
+    expect(problems).toHaveLength(5)
+    for (const name of ["PORT", "PUBLIC_BASE_URL", "WEBSITE_BASE_URL", "SEED_TRIPS", "PRODUCTION_DAILY_LIMIT"]) expect(message).toContain(name)
+    expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT must be an integer from 0 to 65535/)
+    expect(() => loadConfig({ PUBLIC_BASE_URL: "https://api.example.com/?x=1" })).toThrow(/PUBLIC_BASE_URL/)
+  })
+})
