@@ -1,5 +1,6 @@
-import { decodeFeedLine, type FeedIssue } from "@tripsearch/core"
+import type { FeedIssue } from "@tripsearch/core"
 import { Either } from "effect"
+import { decodeFeedLineFast } from "./decodeFeedLineFast.js"
 import { getMeta, setMeta, type SqliteDatabase } from "./openDatabase.js"
 import { toTripRow } from "./packTrip.js"
 import { readLines, type FeedSource } from "./readLines.js"
@@ -74,7 +75,7 @@ export const importFeed = async (db: SqliteDatabase, source: FeedSource, options
     for await (const { n, text } of readLines(source)) {
       if (options.onProgress && n % progressEvery === 0) options.onProgress(n)
       if (text.trim() === "") continue
-      const decoded = decodeFeedLine(text)
+      const decoded = decodeFeedLineFast(text)
       if (Either.isLeft(decoded)) {
         for (const [field, reason] of mergeIssues(decoded.left)) errors.push(`line ${n}: ${field}: ${reason}`)
         continue

@@ -1,5 +1,30 @@
 import type { FeedTrip } from "@tripsearch/core"
-import { offsetAt } from "@tripsearch/gazetteer"
+import { zoneOf, zoneOffsetMinutes } from "@tripsearch/gazetteer"
+
+const HOUR = 3_600_000
+/** zone -> UTC hour index -> offset, for hours with no transition inside. */
+const cache = new Map<string, Map<number, number>>()
+
+/**
+ * The gazetteer's `offsetAt`, memoised per zone and UTC hour: an hour whose first and last
+ * millisecond have the same offset has it throughout (zones change offset at most once an hour);
+ * an hour holding a transition is computed exactly for each instant.
+ */
+export const cachedOffsetAt = (lat: number, lon: number, utcMs: number): number => {
+  const zone = zoneOf(lat, lon)
+  let hours = cache.get(zone)
+  if (hours === undefined) cache.set(zone, (hours = new Map()))
+  const hour = Math.floor(utcMs / HOUR)
+  const known = hours.get(hour)
+  if (known !== undefined) return known
+  const start = zoneOffsetMinutes(zone, hour * HOUR)
+  if (start === zoneOffsetMinutes(zone, hour * HOUR + HOUR - 1)) {
+    if (hours.size > 200_000) hours.clear()
+    hours.set(hour, start)
+    return start
+  }
+  return zoneOffsetMinutes(zone, utcMs)
+}
 
 /**
  * UTC offset (minutes) of each waypoint's own zone at the instant the trip passes there:
@@ -7,5 +32,5 @@ import { offsetAt } from "@tripsearch/gazetteer"
  */
 export const zoneOffsetsOf = (trip: FeedTrip): ReadonlyArray<number> => {
   const departureMs = Date.parse(trip.departure_time)
-  return trip.waypoints.map((w) => offsetAt(w.lat, w.lon, departureMs + w.offset_min * 60_000))
+  return trip.waypoints.map((w) => cachedOffsetAt(w.lat, w.lon, departureMs + w.offset_min * 60_000))
 }

@@ -1,0 +1,68 @@
+import { execFileSync, spawnSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { main } from "../src/cli.js"
+import { openDatabase } from "../src/index.js"
+import { feed, tempDir, tripInput } from "./fixtures.js"
+
+let tmp: ReturnType<typeof tempDir>
+beforeEach(() => {
+  tmp = tempDir()
+})
+afterEach(() => tmp.cleanup())
+
+const capture = async (argv: Array<string>) => {
+  let out = ""
+  let err = ""
+  const code = await main(argv, { write: (s: string) => ((out += s), true) } as never, { write: (s: string) => ((err += s), true) } as never)
+  return { code, out, err }
+}
+
+describe("tripsearch-store CLI", () => {
+  it("imports files, printing counts, or every error line with exit 1", async () => {
+    const db = tmp.path("store.db")
+    const good = tmp.write("good.ndjson", feed([tripInput("a"), tripInput("b")]))
+    const bad = tmp.write("bad.ndjson", feed([tripInput("c"), tripInput("d", { seats: 0 }), "[]"]))
+    expect(await capture(["import", "--db", db, good])).toEqual({ code: 0, out: `${good}: imported 2 trips (seq 2)\n`, err: "" })
+    const r = await capture(["import", "--db", db, bad])
+    expect(r.code).toBe(1)
+    expect(r.err).toContain(`${bad}: line 2: seats: `)
+    expect(r.err).toContain(`${bad}: line 3: (line): `)
+    const check = openDatabase(db)
+    expect(check.prepare("SELECT count(*) FROM trips").pluck().get()).toBe(2)
+    check.close()
+  })
+
+  it("creates, lists and revokes keys; usage errors are clear", async () => {
+    const db = tmp.path("store.db")
+    const created = await capture(["keys", "create", "--db", db, "--name", "Partner", "--tier", "production", "--daily-limit", "50000"])
+    expect(created.code).toBe(0)
+    const id = /id:\s+(\S+)/.exec(created.out)![1]!
+    expect(created.out).toMatch(/key: [A-Za-z0-9_-]{32}\n/)
+    const listed = await capture(["keys", "list", "--db", db])
+    expect(listed.out).toContain(`${id}\tproduction\t50000/day\tactive`)
+    expect(listed.out).not.toMatch(/[A-Za-z0-9_-]{32}/)
+    expect((await capture(["keys", "revoke", "--db", db, id])).code).toBe(0)
+    expect((await capture(["keys", "list", "--db", db])).out).toContain(`${id}\tproduction\t50000/day\trevoked`)
+    expect((await capture(["keys", "revoke", "--db", db, id])).code).toBe(1)
+
+    const noDb = await capture(["keys", "list"])
+    expect(noDb).toMatchObject({ code: 2, out: "" })
+    expect(noDb.err).toContain("--db PATH is required")
+    expect((await capture(["keys", "create", "--db", db, "--name", "x", "--tier", "gold"])).err).toContain("--tier must be basic or production")
+    expect((await capture(["keys", "create", "--db", db, "--name", "x", "--daily-limit", "5"])).err).toContain("only for --tier production")
+    expect((await capture(["frobnicate"])).err).toContain("unknown command: frobnicate")
+    expect((await capture(["import", "--db", db])).err).toContain("import needs at least one FILE")
+    expect((await capture(["import", "--db", db, "--bogus", "f"])).code).toBe(2)
+  })
+
+  it("runs as a program from dist", () => {
+    const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
+    const db = tmp.path("store.db")
+    const file = tmp.write("one.ndjson", feed([tripInput("a")]))
+    expect(execFileSync(process.execPath, [cli, "import", "--db", db, file], { encoding: "utf8" })).toBe(`${file}: imported 1 trips (seq 1)\n`)
+    const bad = spawnSync(process.execPath, [cli, "keys"], { encoding: "utf8" })
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain("keys needs a subcommand")
+  })
+})
