@@ -4,7 +4,7 @@ import { join } from "node:path"
 import type { FeedTripInput } from "@tripsearch/core"
 
 /** A valid feed trip Paris -> Lyon -> Marseille; `overrides` replace top-level fields. */
-export const tripInput = (id: string, overrides: Partial<Record<keyof FeedTripInput, unknown>> = {}): Record<string, unknown> => ({
+export const tripInput = (id: string, overrides: Partial<Record<keyof FeedTripInput, unknown>> & Record<string, unknown> = {}): Record<string, unknown> => ({
   id,
   departure_time: "2026-07-15T08:30:00+02:00",
   waypoints: [
