@@ -1,0 +1,193 @@
+import { Schema } from "effect"
+
+/**
+ * The spec's resources as Schemas. They decode our responses and the real recorded responses of
+ * the historical service (`shared/fixtures/real`), so fields that the recordings do not always
+ * carry are optional, and open value sets (colours, categories) are plain strings.
+ */
+
+const Int = Schema.Number.pipe(Schema.int())
+/** `recommended_price` and `savings`: "integer or numeric string" in the spec. */
+const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)))
+
+export const Links = Schema.Struct({
+  _self: Schema.String,
+  _front: Schema.optional(Schema.String),
+  _threads: Schema.optional(Schema.String)
+})
+
+export const Pager = Schema.Struct({ page: Int, pages: Int, total: Int, limit: Int })
+
+export const Price = Schema.Struct({
+  value: Schema.Number,
+  currency: Schema.String,
+  symbol: Schema.String,
+  string_value: Schema.String,
+  price_color: Schema.optional(Schema.String)
+})
+
+export const ValueObject = Schema.Struct({ value: Int, unity: Schema.String })
+
+export const Place = Schema.Struct({
+  city_name: Schema.String,
+  address: Schema.optional(Schema.String),
+  latitude: Schema.Number,
+  longitude: Schema.Number,
+  country_code: Schema.String,
+  meeting_point_id: Schema.optional(Int),
+  departure_place: Schema.optional(Schema.Boolean),
+  arrival_place: Schema.optional(Schema.Boolean)
+})
+
+export const MeetingPoint = Schema.Struct({
+  id: Schema.optional(Int),
+  name: Schema.String,
+  full_name: Schema.String,
+  city_name: Schema.String,
+  address: Schema.optional(Schema.String),
+  latitude: Schema.Number,
+  longitude: Schema.Number,
+  country_code: Schema.String,
+  tags: Schema.optional(Schema.Array(Schema.String))
+})
+
+export const Car = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  model: Schema.String,
+  make: Schema.String,
+  color: Schema.optional(Schema.String),
+  color_hexa: Schema.optional(Schema.String),
+  comfort: Schema.String,
+  comfort_nb_star: Int,
+  number_of_seat: Schema.optional(Int),
+  category: Schema.optional(Schema.String),
+  picture: Schema.optional(Schema.String)
+})
+
+const Routing = Schema.Struct({
+  proximity: Schema.String,
+  routes: Schema.Array(Schema.Struct({ distance_in_meters: Int, type: Schema.String }))
+})
+
+const DATE = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/
+
+export const Trip = Schema.Struct({
+  links: Links,
+  departure_date: Schema.String.pipe(Schema.pattern(DATE)),
+  departure_place: Place,
+  arrival_place: Place,
+  departure_meeting_point: Schema.optional(MeetingPoint),
+  price: Price,
+  price_with_commission: Price,
+  price_without_commission: Price,
+  commission: Price,
+  seats_left: Int,
+  seats: Int,
+  duration: ValueObject,
+  distance: ValueObject,
+  permanent_id: Schema.String,
+  // Some recorded trips have no car at all.
+  car: Schema.optional(Car),
+  multimodal_id: Schema.optional(Schema.Struct({ source: Schema.String, id: Schema.String })),
+  viaggio_rosa: Schema.Boolean,
+  is_comfort: Schema.Boolean,
+  freeway: Schema.Boolean,
+  answer_delay: Schema.optional(Int),
+  booking_mode: Schema.Literal("auto", "manual"),
+  booking_type: Schema.Literal("online", "onboard", "no_booking"),
+  locations_to_display: Schema.optional(Schema.Array(Schema.String)),
+  departure_passenger_routing: Schema.optional(Routing),
+  arrival_passenger_routing: Schema.optional(Routing),
+  corridoring_type: Schema.optional(Schema.String),
+  vehicle_pictures: Schema.optional(Schema.Array(Schema.Unknown))
+})
+
+export const Facet = Schema.Struct({
+  name: Schema.String,
+  type: Schema.Literal("checkbox", "radio", "custom"),
+  // The 2017 recording carries some values as strings, and one item without a value.
+  items: Schema.Array(Schema.Struct({ value: Schema.optional(Schema.Union(Int, Schema.String)), count: Int, is_selected: Schema.Boolean }))
+})
+
+export const SearchResponse = Schema.Struct({
+  links: Links,
+  pager: Pager,
+  trips: Schema.Array(Trip),
+  top_trips: Schema.optional(Schema.Array(Trip)),
+  facets: Schema.optional(Schema.Array(Facet)),
+  distance: Schema.optional(Int),
+  duration: Schema.optional(Int),
+  recommended_price: Schema.optional(IntOrNumericString),
+  savings: Schema.optional(IntOrNumericString),
+  lowest_price: Schema.optional(Int),
+  lowest_price_object: Schema.optional(Price),
+  full_trips_count: Schema.optional(Int),
+  total_trip_count_to_display: Schema.optional(Int),
+  sorting_algorithm: Schema.optional(Schema.String),
+  has_bus: Schema.optional(Schema.Boolean)
+})
+export type SearchResponse = typeof SearchResponse.Type
+
+const PlanEntry = Schema.Struct({
+  date: Schema.String.pipe(Schema.pattern(DATE)),
+  city: Schema.String,
+  address: Schema.optional(Schema.String),
+  latitude: Schema.Number,
+  longitude: Schema.Number,
+  country_code: Schema.String,
+  meeting_point_id: Schema.optional(Int),
+  partner_shuttle_enabled: Schema.optional(Schema.Boolean)
+})
+
+export const TripDetail = Schema.Struct({
+  links: Links,
+  departure_date: Schema.String.pipe(Schema.pattern(DATE)),
+  departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)),
+  is_passed: Schema.Boolean,
+  departure_place: Place,
+  arrival_place: Place,
+  departure_meeting_point: Schema.optional(MeetingPoint),
+  price: Price,
+  price_with_commission: Price,
+  price_without_commission: Price,
+  commission: Price,
+  seats_left: Int,
+  seats: Int,
+  seats_count_origin: Int,
+  duration: ValueObject,
+  distance: ValueObject,
+  permanent_id: Schema.String,
+  main_permanent_id: Schema.optional(Schema.String),
+  comment: Schema.optional(Schema.String),
+  car: Car,
+  viaggio_rosa: Schema.Boolean,
+  is_comfort: Schema.Boolean,
+  freeway: Schema.Boolean,
+  luggage: Schema.optional(Schema.Literal("SMALL", "MIDDLE", "BIG")),
+  stop_overs: Schema.Array(Place),
+  detour: Schema.optional(Schema.Literal("ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS")),
+  schedule: Schema.optional(Schema.Literal("NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES")),
+  question_response_count: Schema.optional(Int),
+  bucketing_eligible: Schema.Boolean,
+  booking_mode: Schema.Literal("auto", "manual"),
+  booking_type: Schema.Literal("online", "onboard", "no_booking"),
+  is_booking_allowed: Schema.Boolean,
+  view_count: Int,
+  cross_border_alert: Schema.Boolean,
+  trip_plan: Schema.Array(PlanEntry),
+  messaging_status: Schema.Literal("public", "private"),
+  passengers: Schema.Array(Schema.Unknown),
+  display_contact: Schema.Boolean,
+  vehicle_pictures: Schema.Array(Schema.Unknown),
+  can_report: Schema.Boolean
+})
+export type TripDetail = typeof TripDetail.Type
+
+export const ErrorBody = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.String,
+    "developper-message": Schema.String,
+    message: Schema.String,
+    "support-link": Schema.String
+  })
+})
