@@ -1,6 +1,6 @@
 // Import and scan speed on N synthetic trips (default 100,000).
 // Build first, then: node packages/storage-sqlite/bench/importScan.mjs [N] [DB_PATH]
-import { rmSync, statSync, writeFileSync, mkdtempSync } from "node:fs"
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
@@ -14,7 +14,8 @@ const feedPath = join(dir, "feed.ndjson")
 let seed = 42
 const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
 const CURRENCIES = ["EUR", "EUR", "EUR", "GBP", "PLN", "CZK", "HUF", "RON"]
-const lines = []
+const fd = openSync(feedPath, "w")
+let lines = []
 for (let i = 0; i < N; i++) {
   const n = 2 + Math.floor(rand() * 4)
   const lat0 = 36 + rand() * 20
@@ -31,9 +32,12 @@ for (let i = 0; i < N; i++) {
     car: { id: `car${i}`, make: "Renault", model: "Clio", color: "Bleu", comfort: "Normal", comfort_nb_star: 2, category: "CATEGORY_TOURISM" },
     driver: { id: `d${i}`, display_name: "Alex", picture: rand() < 0.7 ? "https://example.test/a.jpg" : null, experience: Math.floor(rand() * 5) }
   }))
+  if (lines.length === 10_000 || i === N - 1) {
+    writeSync(fd, lines.join("\n") + "\n")
+    lines = []
+  }
 }
-writeFileSync(feedPath, lines.join("\n") + "\n")
-lines.length = 0
+closeSync(fd)
 
 const db = openDatabase(dbPath)
 let t = performance.now()

@@ -57,7 +57,14 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
       let failed = false
       try {
         for (const file of files) {
-          const result = await importFeed(db, file)
+          let result: Awaited<ReturnType<typeof importFeed>>
+          try {
+            result = await importFeed(db, file)
+          } catch (e) {
+            failed = true
+            err.write(`${file}: not imported: ${(e as Error).message}\n`)
+            continue
+          }
           if (result.ok) out.write(`${file}: imported ${result.imported} trips (seq ${result.seq})\n`)
           else {
             failed = true
