@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { feedLines } from "@tripsearch/dataset"
+import { createKey, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATASET_SEED, REPO_ROOT } from "../src/config.js"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -212,6 +213,35 @@ describe("the API server end to end, over a small generated store", () => {
     expect(lines.length).toBe(7)
     expect(lines.some((l) => l.path === "/api/v2/trips" && l.query === searchQuery && l.status === 200)).toBe(true)
     expect(readFileSync(queryLogPath, "utf8")).not.toContain(demoKey.key)
+  })
+})
+
+describe("PRODUCTION_DAILY_LIMIT", () => {
+  it("becomes the daily limit of production keys, basic keys keep theirs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tripsearch-limit-"))
+    const dbPath = join(dir, "trips.db")
+    const { demoKey } = await ensureDataset({ dbPath, demoKeyPath: join(dir, "demo-key.json"), trips: 20, nowMs: Date.now() })
+    const db = openDatabase(dbPath)
+    const production = createKey(db, { name: "partner", tier: "production", dailyLimit: 1_000_000 }).key
+    db.close()
+    const api = await createServer({
+      config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath: undefined, productionDailyLimit: 2 },
+      logger: { info: () => {}, error: () => {} }
+    })
+    try {
+      const { port } = await api.listen(0, "127.0.0.1")
+      const ask = (key: string) => fetch(`http://127.0.0.1:${port}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris`, { headers: { key } })
+      const basic = await ask(demoKey!.key)
+      expect(basic.headers.get("x-ratelimit-limit-day")).toBe("10000")
+      expect((await ask(production)).headers.get("x-ratelimit-limit-day")).toBe("2")
+      expect((await ask(production)).status).toBe(200)
+      const over = await ask(production)
+      expect(over.status).toBe(429)
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0)
+    } finally {
+      await api.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
