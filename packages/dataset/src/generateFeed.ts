@@ -1,0 +1,322 @@
+import type { Comfort, FeedQuestion, FeedTripInput } from "@tripsearch/core"
+import { CAR_COLORS, CAR_MODELS, CAR_PICTURES } from "./carCatalog.js"
+import { COUNTRY_PROFILES, type CountryProfile } from "./countryProfiles.js"
+import { FeedWorld } from "./FeedWorld.js"
+import { destinationPoint } from "./destinationPoint.js"
+import { LANGUAGE_PACKS, type LanguagePack } from "./languagePacks.js"
+import { cachedOffsetMinutes, localIso } from "./localIso.js"
+import { legPrice } from "./legPrice.js"
+import { Random } from "./Random.js"
+
+export interface GenerateFeedOptions {
+  /** Number of trips (lines) to generate. */
+  readonly trips: number
+  /** Same seed, same feed, byte for byte. */
+  readonly seed: string | number
+  /** Departures fall in [nowMs, nowMs + 30 days]; questions are asked before it. */
+  readonly nowMs: number
+}
+
+const MINUTE_MS = 60_000
+const DAY_MS = 86_400_000
+const WINDOW_MS = 30 * DAY_MS
+const TEN_MINUTES_MS = 10 * MINUTE_MS
+const MEDIA = "https://media.tripsearch.example"
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+const COMFORTS: ReadonlyArray<Comfort> = ["Basic", "Normal", "Comfortable", "Luxury"]
+const COMFORT_WEIGHTS = [15, 45, 30, 10]
+const SEAT_WEIGHTS = [0, 8, 20, 35, 28, 4, 3, 1, 1]
+const EXPERIENCE_WEIGHTS = [25, 30, 25, 13, 7]
+const LUGGAGE = ["SMALL", "MIDDLE", "BIG"] as const
+const DETOURS = ["ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS"] as const
+const SCHEDULES = ["NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES"] as const
+const SHORT_SERVICE_MAX_KM = 60
+const ALPHANUMERIC = ID_ALPHABET.slice(0, 62)
+const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+type Waypoint = Mutable<FeedTripInput["waypoints"][number]>
+type Leg = FeedTripInput["legs"][number]
+type Driver = FeedTripInput["driver"]
+type Car = FeedTripInput["car"]
+
+/** The kind of route a trip takes; decides how its destination is drawn. */
+type RouteKind = "domestic" | "crossBorder" | "short"
+
+interface Profiles {
+  readonly list: ReadonlyArray<CountryProfile>
+  readonly cumulative: Float64Array
+}
+
+const profiles: Profiles = {
+  list: COUNTRY_PROFILES,
+  cumulative: COUNTRY_PROFILES.reduce((acc, p, k) => {
+    acc[k] = (k > 0 ? acc[k - 1]! : 0) + p.weight
+    return acc
+  }, new Float64Array(COUNTRY_PROFILES.length))
+}
+const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
+
+/**
+ * The trip feed (SEMANTICS §1), one trip at a time and deterministic in `seed`: trips in every
+ * locale country and some across borders, between real towns drawn by population and distance,
+ * with stop-overs near the route, local departure times over the next 30 days, prices per km in
+ * the country's currency, and every optional field and enumeration value represented.
+ * Memory stays bounded whatever `trips` is: the city tables are built once and shared.
+ */
+export function* generateFeed(options: GenerateFeedOptions): Generator<FeedTripInput, void, undefined> {
+  const world = FeedWorld.shared()
+  const rng = new Random(`feed|${options.seed}`)
+  const idBase = rng.int(1_000_000_000, 1_900_000_000)
+  for (let i = 0; i < options.trips; i++) yield generateTrip(world, rng, options, idBase + i)
+}
+
+const generateTrip = (world: FeedWorld, rng: Random, options: GenerateFeedOptions, serial: number): FeedTripInput => {
+  const profile = profiles.list[rng.cumulative(profiles.cumulative)]!
+  const country = profile.country
+  const kind: RouteKind =
+    country === "FR" && rng.chance(0.12) ? "short" : profile.crossBorder && rng.chance(0.1) ? "crossBorder" : "domestic"
+  const route = drawRoute(world, rng, country, kind)
+  const stops = route.stops
+  const currency = profile.currency
+  const language = LANGUAGE_PACKS[rng.pick(profile.languages)]
+
+  // Legs: road distance about 1.2 x great circle, speeds by leg length, prices by km.
+  const eurPerKm = rng.between(0.05, 0.09)
+  const exactPrices = rng.chance(0.1)
+  const legs: Array<Leg> = []
+  const waypoints: Array<Waypoint> = []
+  let offset = 0
+  for (let k = 0; k < stops.length; k++) {
+    const c = stops[k]!
+    if (k > 0) {
+      const km = Math.round(world.distanceKm(stops[k - 1]!, c) * rng.between(1.15, 1.28) * 10) / 10
+      const speed = (km < 20 ? 45 : km < 60 ? 62 : km < 150 ? 80 : 95) * rng.between(0.9, 1.1)
+      const durationS = Math.max(5, Math.round((km / speed) * 60)) * 60
+      legs.push({ price: legPrice(km, eurPerKm, currency, exactPrices), distance_km: km, duration_s: durationS })
+      // A pause at each stop-over shows in the offsets only: a segment's duration is the sum of
+      // its legs (SEMANTICS §1), the offsets say when the car is where.
+      offset += durationS / 60 + (k > 1 ? rng.int(0, 10) : 0)
+    }
+    const waypoint = { city: world.name[c]! } as Waypoint
+    if (rng.chance(0.4)) waypoint.address = rng.pick(language.addresses).replace("{city}", world.name[c]!)
+    waypoint.lat = world.lat[c]!
+    waypoint.lon = world.lon[c]!
+    waypoint.country = world.country[c]!
+    if (rng.chance(0.12)) waypoint.meeting_point_id = rng.int(1, 99_999)
+    waypoint.offset_min = offset
+    waypoints.push(waypoint)
+  }
+
+  const origin = stops[0]!
+  const zone = world.zone(origin)
+  const departureMs = drawDeparture(rng, options.nowMs, zone)
+  const seats = rng.weighted(SEAT_WEIGHTS)
+  const seatsLeft = rng.chance(0.08) ? 0 : rng.int(1, seats)
+  const { driver, car } = driverOf(options.seed, country, rng.int(0, driverPoolSize(profile) - 1), language)
+  const comfortable = car.comfort_nb_star >= 3
+  const status = rng.chance(0.02) ? "cancelled" : "active"
+
+  // Optional fields are present with their default value on some trips and absent on others, so
+  // that importers see both forms; keys follow the order of SEMANTICS §1.
+  const trip = { id: `${serial}-${world.slug[origin]}-${world.slug[stops[stops.length - 1]!]}` } as Mutable<FeedTripInput>
+  if (status === "cancelled" || rng.chance(0.5)) trip.status = status
+  trip.departure_time = localIso(departureMs, zone)
+  trip.waypoints = waypoints
+  trip.legs = legs
+  trip.currency = currency
+  trip.seats = seats
+  trip.seats_left = seatsLeft
+  if (rng.chance(0.4)) trip.seats_count_origin = seats
+  trip.booking_mode = rng.chance(0.4) ? "auto" : "manual"
+  trip.booking_type = BOOKING_TYPES[rng.weighted([70, 20, 10])]!
+  if (route.kind === "short") trip.service = "short"
+  else if (rng.chance(0.3)) trip.service = "standard"
+  if (country === "IT" && rng.chance(0.15)) trip.viaggio_rosa = rng.chance(0.5)
+  if (comfortable || rng.chance(0.1)) trip.is_comfort = comfortable && rng.chance(0.4)
+  if (rng.chance(0.7)) trip.luggage = LUGGAGE[rng.weighted([25, 55, 20])]!
+  if (rng.chance(0.6)) trip.detour = DETOURS[rng.weighted([20, 40, 25, 10, 5])]!
+  if (rng.chance(0.6)) trip.schedule = SCHEDULES[rng.weighted([15, 45, 30, 10])]!
+  if (rng.chance(0.6)) trip.comment = commentOf(rng, language)
+  if (rng.chance(0.2)) trip.messaging_status = rng.chance(0.6) ? "private" : "public"
+  if (rng.chance(0.5)) trip.answer_delay = rng.int(0, 2880)
+  if (rng.chance(0.8)) trip.view_count = Math.floor(rng.next() ** 2 * 600)
+  trip.car = car
+  trip.driver = driver
+  if (seatsLeft < seats && rng.chance(0.5)) trip.passengers = passengersOf(rng, language, Math.min(4, seats - seatsLeft))
+  if (rng.chance(0.1)) trip.vehicle_pictures = Array.from({ length: rng.int(1, 3) }, () => `${MEDIA}/vehicles/${rng.string(ALPHANUMERIC, 16)}.jpg`)
+  if (rng.chance(0.15)) trip.questions = questionsOf(rng, language, options.nowMs, departureMs, zone)
+  return trip
+}
+
+interface Route {
+  readonly kind: RouteKind
+  /** City indices of the waypoints, in order. */
+  readonly stops: ReadonlyArray<number>
+}
+
+const drawRoute = (world: FeedWorld, rng: Random, country: string, kind: RouteKind): Route => {
+  const origin = world.cityOf(country, rng)
+  const sameCountry = (i: number) => world.country[i] === country && i !== origin
+  if (kind === "short") {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const [lat, lon] = destinationPoint(world.lat[origin]!, world.lon[origin]!, rng.next() * 2 * Math.PI, rng.between(10, 40))
+      const destination = world.near(lat, lon, 8, 0.6, rng, sameCountry)
+      // Road distance at most 1.28 x great circle: keep the whole trip under the service's limit.
+      if (destination >= 0 && world.distanceKm(origin, destination) * 1.28 < SHORT_SERVICE_MAX_KM) {
+        return { kind, stops: withStopOvers(world, rng, origin, destination, rng.chance(0.8) ? 0 : 1, true, SHORT_SERVICE_MAX_KM) }
+      }
+    }
+    kind = "domestic"
+  }
+  if (kind === "crossBorder") {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const distance = rng.between(40, 600)
+      const [lat, lon] = destinationPoint(world.lat[origin]!, world.lon[origin]!, rng.next() * 2 * Math.PI, distance)
+      const destination = world.near(lat, lon, Math.max(15, distance * 0.1), 0.75, rng, (i) => world.country[i] !== country)
+      if (destination >= 0) return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), false) }
+    }
+    kind = "domestic"
+  }
+  let destination = -1
+  for (let attempt = 0; attempt < 12 && destination < 0; attempt++) {
+    // Log-uniform 25..600 km, with a tail of long trips.
+    const distance = rng.chance(0.95) ? 25 * Math.exp(rng.next() * Math.log(600 / 25)) : rng.between(600, 900)
+    const [lat, lon] = destinationPoint(world.lat[origin]!, world.lon[origin]!, rng.next() * 2 * Math.PI, distance)
+    destination = world.near(lat, lon, Math.max(10, Math.min(50, distance * 0.1)), 0.75, rng, sameCountry)
+  }
+  // Islands and small countries: any other town of the country.
+  for (let attempt = 0; attempt < 20 && destination < 0; attempt++) {
+    const candidate = world.cityOf(country, rng)
+    if (candidate !== origin) destination = candidate
+  }
+  return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
+}
+
+/** How many stop-overs a trip of this length has: none for most, up to 8 on long ones. */
+const stopCount = (rng: Random, km: number): number => {
+  const max = Math.min(8, Math.floor(km / 50))
+  if (max === 0 || rng.chance(0.45)) return 0
+  return Math.min(max, 1 + Math.floor(rng.next() ** 2 * max))
+}
+
+/**
+ * Origin, stop-overs at real towns near evenly spread points of the straight route, destination.
+ * A stop with no town near its point is dropped, so the count is at most `count`.
+ */
+const withStopOvers = (
+  world: FeedWorld,
+  rng: Random,
+  origin: number,
+  destination: number,
+  count: number,
+  domestic: boolean,
+  maxRoadKm = Infinity
+): ReadonlyArray<number> => {
+  const stops = [origin]
+  const lat0 = world.lat[origin]!
+  const lon0 = world.lon[origin]!
+  const dLat = world.lat[destination]! - lat0
+  const dLon = world.lon[destination]! - lon0
+  const radius = Math.max(5, Math.min(40, world.distanceKm(origin, destination) * 0.08))
+  const country = world.country[origin]
+  let travelled = 0
+  for (let k = 1; k <= count; k++) {
+    const t = (k + rng.between(-0.3, 0.3)) / (count + 1)
+    const stop = world.near(lat0 + t * dLat, lon0 + t * dLon, radius, 0.9, rng, (i) =>
+      i !== destination && !stops.includes(i) && (!domestic || world.country[i] === country)
+    )
+    if (stop < 0) continue
+    const added = world.distanceKm(stops[stops.length - 1]!, stop)
+    if ((travelled + added + world.distanceKm(stop, destination)) * 1.28 >= maxRoadKm) continue
+    travelled += added
+    stops.push(stop)
+  }
+  stops.push(destination)
+  return stops
+}
+
+/** A departure in [now, now + 30 days] on a 10-minute mark, mostly in local daytime. */
+const drawDeparture = (rng: Random, nowMs: number, zone: string): number => {
+  const first = Math.ceil(nowMs / TEN_MINUTES_MS) * TEN_MINUTES_MS
+  const slots = Math.floor((nowMs + WINDOW_MS - first) / TEN_MINUTES_MS)
+  let ms = first
+  for (let attempt = 0; attempt < 3; attempt++) {
+    ms = first + rng.int(0, slots) * TEN_MINUTES_MS
+    const hour = new Date(ms + cachedOffsetMinutes(zone, ms) * MINUTE_MS).getUTCHours()
+    if (hour >= 5 && hour < 23) break
+    if (!rng.chance(0.85)) break
+  }
+  return ms
+}
+
+/**
+ * Drivers per country, independent of the feed's length so that a shorter feed is a prefix of a
+ * longer one with the same seed.
+ */
+const driverPoolSize = (profile: CountryProfile): number => Math.ceil((400_000 * profile.weight) / totalWeight)
+
+interface DriverWithCar {
+  readonly driver: Driver
+  readonly car: Car
+}
+
+/**
+ * The driver of index `index` in a country's pool, with their car: the same on every trip of that
+ * driver, because it is drawn from a generator seeded by the driver alone.
+ */
+const driverOf = (seed: string | number, country: string, index: number, language: LanguagePack): DriverWithCar => {
+  const rng = new Random(`driver|${seed}|${country}|${index}`)
+  const name = `${rng.pick(language.firstNames)} ${String.fromCharCode(65 + rng.int(0, 25))}.`
+  const driver: Driver = {
+    id: `d-${country.toLowerCase()}-${index}`,
+    display_name: name,
+    picture: rng.chance(0.65) ? `${MEDIA}/avatars/${rng.string(ALPHANUMERIC, 20)}.jpg` : null,
+    experience: rng.weighted(EXPERIENCE_WEIGHTS)
+  }
+  const model = rng.pick(CAR_MODELS)
+  const comfort = rng.chance(0.7) ? model.comfort : COMFORTS[rng.weighted(COMFORT_WEIGHTS)]!
+  const car = { id: rng.string(ID_ALPHABET, 22), make: model.make, model: model.model } as Mutable<Car>
+  if (rng.chance(0.85)) {
+    const [color, hexa] = rng.pick(CAR_COLORS)
+    car.color = color
+    if (rng.chance(0.9)) car.color_hexa = hexa
+  }
+  car.comfort = comfort
+  car.comfort_nb_star = COMFORTS.indexOf(comfort) + 1
+  if (rng.chance(0.7)) car.number_of_seat = rng.int(4, 7)
+  car.category = model.category
+  if (rng.chance(0.6)) car.picture = `${MEDIA}/icons/vehicles/${rng.pick(CAR_PICTURES)}.svg`
+  return { driver, car }
+}
+
+const commentOf = (rng: Random, language: LanguagePack): string => {
+  const first = rng.pick(language.comments)
+  if (rng.chance(0.7)) return first
+  // Some drivers write every sentence they have; a few paste the same text up to the limit.
+  const all = [first, ...language.comments.filter((c) => c !== first)].join(" ")
+  return rng.chance(0.03) ? all.repeat(Math.ceil(2000 / all.length)).slice(0, 1990 + rng.int(0, 10)) : all
+}
+
+const passengersOf = (rng: Random, language: LanguagePack, count: number): FeedTripInput["passengers"] =>
+  Array.from({ length: count }, () => {
+    const passenger: Mutable<NonNullable<FeedTripInput["passengers"]>[number]> = {
+      id: `u-${rng.string(ALPHANUMERIC, 12)}`,
+      display_name: `${rng.pick(language.firstNames)} ${String.fromCharCode(65 + rng.int(0, 25))}.`
+    }
+    if (rng.chance(0.5)) passenger.picture = `${MEDIA}/avatars/${rng.string(ALPHANUMERIC, 20)}.jpg`
+    return passenger
+  })
+
+/** Questions asked before now (and before departure), most of them answered shortly after. */
+const questionsOf = (rng: Random, language: LanguagePack, nowMs: number, departureMs: number, zone: string): ReadonlyArray<FeedQuestion> =>
+  Array.from({ length: rng.int(1, 3) }, () => {
+    const [text, reply] = rng.pick(language.questions)
+    const askedMs = Math.min(nowMs, departureMs) - rng.int(10, 14 * 24 * 60) * MINUTE_MS
+    const question: Mutable<FeedQuestion> = { id: `q-${rng.string(ALPHANUMERIC, 12)}`, question: text, asked_at: localIso(askedMs, zone) }
+    if (rng.chance(0.7)) {
+      question.answer = reply
+      question.answered_at = localIso(Math.min(nowMs, askedMs + rng.int(5, 48 * 60) * MINUTE_MS), zone)
+    }
+    return question
+  })

@@ -1,0 +1,56 @@
+import { parseArgs } from "node:util"
+import type { GenerateFeedOptions } from "./generateFeed.js"
+
+export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE]
+
+Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
+  --trips N    number of trips, an integer >= 0
+  --seed S     any text; the same seed (and --now) gives the same feed
+  --now ISO    reference instant, ISO 8601 with offset (2026-03-01T10:00:00Z):
+               departures fall within the 30 days after it
+  --out FILE   write to FILE instead of stdout`
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** `Date.parse` rolls 2026-02-30 over to March; a wrong day or hour is a typo, not a date. */
+const isCalendarDate = (iso: string): boolean => {
+  const [y, m, d, hh, mm] = [0, 5, 8, 11, 14].map((at) => Number(iso.slice(at, at === 0 ? 4 : at + 2)))
+  const date = new Date(Date.UTC(y!, m! - 1, d!))
+  return date.getUTCMonth() === m! - 1 && date.getUTCDate() === d && hh! <= 23 && mm! <= 59
+}
+
+/** A command line the generator cannot run. */
+export class UsageError extends Error {}
+
+/** The command line as generator options, or a `UsageError` naming what is wrong. */
+export const parseCommandLine = (args: ReadonlyArray<string>): (GenerateFeedOptions & { readonly out?: string }) | "help" => {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: [...args],
+      options: {
+        trips: { type: "string" },
+        seed: { type: "string" },
+        now: { type: "string" },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" }
+      },
+      strict: true,
+      allowPositionals: false
+    }))
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+  if (values.help) return "help"
+  const missing = (["trips", "seed", "now"] as const).filter((k) => values[k] === undefined)
+  if (missing.length > 0) throw new UsageError(`missing ${missing.map((k) => `--${k}`).join(", ")}`)
+  const trips = Number(values.trips)
+  if (!/^\d+$/.test(values.trips!) || !Number.isSafeInteger(trips)) throw new UsageError(`--trips must be an integer >= 0, got "${values.trips}"`)
+  if (values.seed === "") throw new UsageError("--seed must not be empty")
+  const nowMs = Date.parse(values.now!)
+  if (!ISO_INSTANT.test(values.now!) || Number.isNaN(nowMs) || !isCalendarDate(values.now!)) {
+    throw new UsageError(`--now must be an ISO 8601 date-time with offset like 2026-03-01T10:00:00Z, got "${values.now}"`)
+  }
+  if (values.out === "") throw new UsageError("--out must name a file")
+  return { trips, seed: values.seed!, nowMs, ...(values.out !== undefined ? { out: values.out } : {}) }
+}

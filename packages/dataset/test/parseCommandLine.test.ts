@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest"
+import { parseCommandLine, UsageError } from "../src/parseCommandLine.js"
+
+describe("parseCommandLine", () => {
+  it("reads the options", () => {
+    expect(parseCommandLine(["--trips", "10", "--seed", "s1", "--now", "2026-03-01T10:00:00Z"])).toEqual({
+      trips: 10,
+      seed: "s1",
+      nowMs: Date.UTC(2026, 2, 1, 10)
+    })
+    expect(parseCommandLine(["--trips=0", "--seed=x", "--now=2026-03-01T11:00:00+01:00", "--out", "f.ndjson"])).toEqual({
+      trips: 0,
+      seed: "x",
+      nowMs: Date.UTC(2026, 2, 1, 10),
+      out: "f.ndjson"
+    })
+    expect(parseCommandLine(["--help"])).toBe("help")
+  })
+
+  it("rejects bad command lines with a message naming the problem", () => {
+    const problem = (args: Array<string>) => {
+      try {
+        parseCommandLine(args)
+      } catch (e) {
+        expect(e).toBeInstanceOf(UsageError)
+        return (e as Error).message
+      }
+      return "accepted"
+    }
+    expect(problem(["--seed", "s", "--now", "2026-03-01T10:00:00Z"])).toMatch(/missing --trips/)
+    expect(problem(["--trips", "-3", "--seed", "s", "--now", "2026-03-01T10:00:00Z"])).toMatch(/--trips/)
+    expect(problem(["--trips", "1e3", "--seed", "s", "--now", "2026-03-01T10:00:00Z"])).toMatch(/--trips must be an integer/)
+    expect(problem(["--trips", "3", "--seed", "s", "--now", "2026-03-01"])).toMatch(/--now must be an ISO 8601/)
+    expect(problem(["--trips", "3", "--seed", "s", "--now", "2026-02-30T10:00:00Z"])).toMatch(/--now/)
+    expect(problem(["--trips", "3", "--seed", "s", "--now", "2026-03-01T24:00:00Z"])).toMatch(/--now/)
+    expect(problem(["--trips", "3", "--seed", "", "--now", "2026-03-01T10:00:00Z"])).toMatch(/--seed/)
+    expect(problem(["--trips", "3", "--seed", "s", "--now", "2026-03-01T10:00:00Z", "--colour"])).toMatch(/colour/)
+    expect(problem(["--trips", "3", "--seed", "s", "--now", "2026-03-01T10:00:00Z", "extra"])).toMatch(/extra/)
+  })
+})
