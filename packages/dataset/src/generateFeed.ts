@@ -30,7 +30,8 @@ const EXPERIENCE_WEIGHTS = [25, 30, 25, 13, 7]
 const LUGGAGE = ["SMALL", "MIDDLE", "BIG"] as const
 const DETOURS = ["ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS"] as const
 const SCHEDULES = ["NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES"] as const
-const SHORT_SERVICE_MAX_KM = 60
+/** Under the 60 km of the short-distance service, with room for rounding each leg to 0.1 km. */
+const SHORT_SERVICE_MAX_KM = 59
 const ALPHANUMERIC = ID_ALPHABET.slice(0, 62)
 const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
 

@@ -36,6 +36,8 @@ describe("Gazetteer on a small hand-made set", () => {
     expect(resolved("Springfield, AU", "GB")).toMatchObject({ country: "AU" })
     expect(resolved("springfield , Australia", "GB")).toMatchObject({ country: "AU" })
     expect(resolved("Springfield, Österreich", "GB")).toBeNull()
+    expect(resolved("Springfield, GB, AU", "US")).toMatchObject({ country: "AU" })
+    expect(resolved("Springfield, GB, AU", "GB")).toMatchObject({ country: "GB" })
   })
 
   it("tries city parts in order: the first part with a candidate wins", () => {
