@@ -1,1 +1,3 @@
-export {}
+export * from "./GeoTask.js"
+export * from "./GeoPool.js"
+export * from "./PoolTripMatcher.js"

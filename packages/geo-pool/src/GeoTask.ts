@@ -1,0 +1,58 @@
+import type { MatchRequest, MatchResult } from "@tripsearch/core"
+
+/**
+ * The tasks the worker entry (`worker.ts`) switches on. Everything is plain structured-clone data:
+ * a task crosses to the worker and its result comes back without any JSON step.
+ */
+export type GeoTask =
+  /** One search: `TripIndex.search` in the worker. Answers a `MatchResult`. */
+  | { readonly _tag: "Match"; readonly request: MatchRequest }
+  /** The worker's index state. Answers `WorkerStats`. */
+  | { readonly _tag: "Stats" }
+  /** Pulls the store's committed changes now instead of at the next tick. Answers `WorkerStats`. */
+  | { readonly _tag: "Refresh" }
+  /** Test support (only with `testTasks`): keeps the worker busy for `ms` milliseconds. */
+  | { readonly _tag: "Busy"; readonly ms: number }
+  /** Test support (only with `testTasks`): the worker thread exits as if it had crashed. */
+  | { readonly _tag: "Crash" }
+
+export interface WorkerStats {
+  /** `worker_threads.threadId` of the worker that answered. */
+  readonly threadId: number
+  /** Active trips in the worker's index. */
+  readonly trips: number
+  /** The store's change sequence number the index is consistent with. */
+  readonly seq: number
+  /** Milliseconds the initial scan of the store took. */
+  readonly buildMs: number
+  /** Store refreshes done, and how many of them failed. */
+  readonly refreshes: number
+  readonly refreshFailures: number
+  /** `Date.now()` of the last successful refresh. */
+  readonly lastRefreshAt: number
+}
+
+/** The answer type of each task. */
+export interface GeoTaskResult {
+  readonly Match: MatchResult
+  readonly Stats: WorkerStats
+  readonly Refresh: WorkerStats
+  readonly Busy: WorkerStats
+  readonly Crash: never
+}
+
+/** `workerData` of every worker of the pool. */
+export interface GeoWorkerData {
+  readonly dbPath: string
+  readonly refreshMs: number
+  readonly testTasks: boolean
+}
+
+/** What a worker posts on its `parentPort` (the pool's `message` event) once, at start. */
+export type GeoWorkerEvent =
+  | { readonly _tag: "GeoWorkerReady"; readonly stats: WorkerStats }
+  | { readonly _tag: "GeoWorkerStartFailed"; readonly threadId: number; readonly message: string }
+
+export const isGeoWorkerEvent = (message: unknown): message is GeoWorkerEvent =>
+  typeof message === "object" && message !== null &&
+  ((message as { _tag?: unknown })._tag === "GeoWorkerReady" || (message as { _tag?: unknown })._tag === "GeoWorkerStartFailed")

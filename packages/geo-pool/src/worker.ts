@@ -1,0 +1,86 @@
+/**
+ * The pool's one worker entry. At load (before piscina marks the worker ready) it opens its own
+ * read-only connection to the SQLite store, scans every active trip into a `TripIndex`, and posts
+ * `GeoWorkerReady` to the parent. A timer then pulls `changesSince` every `refreshMs` (between
+ * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s.
+ * The default export is piscina's task handler, a switch on the task's `_tag`.
+ */
+import { TripIndex } from "@tripsearch/core"
+import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { Effect } from "effect"
+import { parentPort, threadId, workerData } from "node:worker_threads"
+import type { GeoTask, GeoWorkerData, GeoWorkerEvent, WorkerStats } from "./GeoTask.js"
+
+const data = workerData as GeoWorkerData
+
+const post = (event: GeoWorkerEvent): void => parentPort?.postMessage(event)
+
+const open = () => {
+  try {
+    const db = openDatabase(data.dbPath, { readonly: true })
+    // Scans and refreshes read every row once: no memory map (it would count each mapped page in
+    // this process's RSS, once per worker) and a small page cache.
+    db.pragma("mmap_size = 0")
+    db.pragma("cache_size = -8192")
+    const store = makeSqliteTripStore(db)
+    const index = new TripIndex()
+    const t0 = performance.now()
+    const seq = Effect.runSync(store.scanIndex((r) => index.upsert(r)))
+    return { store, index, seq, buildMs: performance.now() - t0 }
+  } catch (e) {
+    post({ _tag: "GeoWorkerStartFailed", threadId, message: e instanceof Error ? e.message : String(e) })
+    throw e
+  }
+}
+
+const loaded = open()
+const { store, index, buildMs } = loaded
+let seq = loaded.seq
+let refreshes = 0
+let refreshFailures = 0
+let lastRefreshAt = Date.now()
+
+const stats = (): WorkerStats => ({ threadId, trips: index.size, seq, buildMs, refreshes, refreshFailures, lastRefreshAt })
+
+const refresh = (): void => {
+  refreshes++
+  try {
+    const changes = Effect.runSync(store.changesSince(seq))
+    if (changes.upserts.length > 0 || changes.removed.length > 0) index.apply(changes.upserts, changes.removed)
+    seq = changes.seq
+    lastRefreshAt = Date.now()
+  } catch (e) {
+    // A busy or briefly unreadable store: keep serving the index as it is and retry at the next tick.
+    refreshFailures++
+    if (refreshFailures === 1 || refreshFailures % 100 === 0) console.warn(`geo-pool worker ${threadId}: refresh failed:`, e)
+  }
+}
+
+setInterval(refresh, data.refreshMs)
+post({ _tag: "GeoWorkerReady", stats: stats() })
+
+const busy = (ms: number): void => {
+  const end = performance.now() + ms
+  while (performance.now() < end) {
+    // spin: stands for a long search
+  }
+}
+
+export default function handle(task: GeoTask): unknown {
+  switch (task._tag) {
+    case "Match":
+      return index.search(task.request)
+    case "Stats":
+      return stats()
+    case "Refresh":
+      refresh()
+      return stats()
+    case "Busy":
+      if (!data.testTasks) throw new Error("geo-pool: test tasks are disabled")
+      busy(task.ms)
+      return stats()
+    case "Crash":
+      if (!data.testTasks) throw new Error("geo-pool: test tasks are disabled")
+      process.exit(70)
+  }
+}

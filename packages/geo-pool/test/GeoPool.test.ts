@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest"
+import { referenceSearch, ServiceOverloaded, TripIndex, TripMatcher, type IndexRecord, type MatchResult } from "@tripsearch/core"
+import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { Cause, Effect, Exit } from "effect"
+import { GeoPool, matchOn, PoolTripMatcher, WorkerFailed } from "../dist/index.js"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { importInto, makeStore, NOW, queries, tripLine } from "./storeFixture.js"
+
+const loadRecords = (dbPath: string): Array<IndexRecord> => {
+  const db = openDatabase(dbPath, { readonly: true })
+  try {
+    const records: Array<IndexRecord> = []
+    Effect.runSync(makeSqliteTripStore(db).scanIndex((r) => records.push(r)))
+    return records
+  } finally {
+    db.close()
+  }
+}
+
+describe("GeoPool over real worker threads", () => {
+  it("answers like the in-thread TripIndex and the reference, through the TripMatcher layer", async () => {
+    const store = await makeStore(600)
+    try {
+      const records = loadRecords(store.dbPath)
+      expect(records.length).toBe(600)
+      const index = TripIndex.from(records)
+      const reqs = queries()
+      const results = await Effect.runPromise(
+        Effect.gen(function* () {
+          const matcher = yield* TripMatcher
+          return yield* Effect.forEach(reqs, (req) => matcher.match(req), { concurrency: 4 })
+        }).pipe(Effect.provide(PoolTripMatcher.layer({ dbPath: store.dbPath, threads: 2, maxQueue: 64 })))
+      )
+      let nonEmpty = 0
+      reqs.forEach((req, k) => {
+        const expected = index.search(req)
+        expect(results[k]).toEqual(expected)
+        expect(results[k]).toEqual(referenceSearch(records, req))
+        if (expected.page.length > 0) nonEmpty++
+      })
+      // The queries exercise real matches, not only empty results.
+      expect(nonEmpty).toBeGreaterThan(reqs.length / 2)
+    } finally {
+      store.cleanup()
+    }
+  })
+
+  it("waits for every worker's index and spreads searches over both threads", async () => {
+    const store = await makeStore(300)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 16 })
+    try {
+      expect(pool.readyWorkers.size).toBe(2)
+      for (const stats of pool.readyWorkers.values()) expect(stats.trips).toBe(300)
+      const seen = new Set<number>()
+      const stats = await Promise.all(Array.from({ length: 16 }, () => pool.run({ _tag: "Stats" })))
+      for (const s of stats) seen.add(s.threadId)
+      expect(seen.size).toBe(2)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("replaces a crashed worker; the task it held fails as a defect, later searches succeed", async () => {
+    const store = await makeStore(300)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 16, testTasks: true })
+    try {
+      const before = new Set(pool.threadIds)
+      await expect(pool.run({ _tag: "Crash" })).rejects.toBeInstanceOf(WorkerFailed)
+      const matcher = matchOn(pool)
+      const req = queries()[0]!
+      const expected = TripIndex.from(loadRecords(store.dbPath)).search(req)
+      // Searches go on while the replacement loads its index, and after.
+      for (let k = 0; k < 20; k++) expect(await Effect.runPromise(matcher.match(req))).toEqual(expected)
+      const deadline = Date.now() + 10_000
+      while (pool.readyWorkers.size < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(pool.readyWorkers.size).toBe(3)
+      const after = pool.threadIds
+      expect(after.length).toBe(2)
+      expect(after.filter((t) => !before.has(t)).length).toBe(1)
+      const stats = await Promise.all(Array.from({ length: 8 }, () => pool.run({ _tag: "Stats" })))
+      expect(stats.every((s) => s.trips === 300)).toBe(true)
+
+      // Through the port, a search the worker fails on is a defect (HTTP: 500 service.error), not a typed failure.
+      const exit = await Effect.runPromiseExit(matcher.match({ ...req, rates: null as never }))
+      expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+      if (Exit.isFailure(exit)) expect(Cause.squash(exit.cause)).toBeInstanceOf(WorkerFailed)
+      expect(await Effect.runPromise(matcher.match(req))).toEqual(expected)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("answers ServiceOverloaded at once when the queue is full, and serves again once it drains", async () => {
+    const store = await makeStore(100)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 2, testTasks: true })
+    try {
+      const matcher = matchOn(pool)
+      const req = queries()[0]!
+      // One busy task running, two waiting: the queue is full.
+      const busy = [pool.run({ _tag: "Busy", ms: 600 }), pool.run({ _tag: "Busy", ms: 50 }), pool.run({ _tag: "Busy", ms: 50 })]
+      await new Promise((r) => setTimeout(r, 50))
+      const t0 = performance.now()
+      const exit = await Effect.runPromiseExit(matcher.match(req))
+      expect(performance.now() - t0).toBeLessThan(100)
+      expect(Exit.isFailure(exit)).toBe(true)
+      if (Exit.isFailure(exit)) {
+        const failure = Cause.failureOption(exit.cause)
+        expect(failure._tag).toBe("Some")
+        if (failure._tag === "Some") {
+          expect(failure.value).toBeInstanceOf(ServiceOverloaded)
+          expect(failure.value.retryAfterSeconds).toBe(1)
+        }
+      }
+      await Promise.all(busy)
+      const result: MatchResult = await Effect.runPromise(matcher.match(req))
+      expect(result.total).toBeGreaterThan(0)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("finds a trip committed after the pool started within 1 s, and drops a cancelled one", async () => {
+    const store = await makeStore(200)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 16 })
+    try {
+      const matcher = matchOn(pool)
+      // A trip from a spot no fixture trip starts near.
+      const departure = NOW + 3 * 3_600_000
+      const line = JSON.parse(tripLine("fresh-1", () => 0.3, departure)) as { waypoints: Array<{ lat: number; lon: number }> }
+      line.waypoints[0] = { ...line.waypoints[0]!, lat: 46.2, lon: 1.0 }
+      const { to: _to, ...pairQuery } = queries()[0]!
+      const req = { ...pairQuery, from: { lat: 46.2, lon: 1.0, radiusKm: 5 } }
+      expect((await Effect.runPromise(matcher.match(req))).total).toBe(0)
+
+      await importInto(store.dbPath, [JSON.stringify(line)])
+      const committed = performance.now()
+      let found = -1
+      while (performance.now() - committed < 2000) {
+        const result = await Effect.runPromise(matcher.match(req))
+        if (result.page.some((h) => h.id === "fresh-1")) {
+          found = performance.now() - committed
+          break
+        }
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      expect(found).toBeGreaterThanOrEqual(0)
+      expect(found).toBeLessThan(1000)
+      // Every worker has it within the budget, not only the one that answered first.
+      await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - committed))))
+      const stats = await Promise.all(Array.from({ length: 8 }, () => pool.run({ _tag: "Stats" })))
+      expect(stats.every((s) => s.trips === 201)).toBe(true)
+
+      await importInto(store.dbPath, [JSON.stringify({ ...line, status: "cancelled" })])
+      await new Promise((r) => setTimeout(r, 1000))
+      expect((await Effect.runPromise(matcher.match(req))).total).toBe(0)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("refuses to start over an in-memory store or a file that is not a store", async () => {
+    await expect(GeoPool.start({ dbPath: ":memory:", threads: 1, maxQueue: 1 })).rejects.toThrow(/in-memory/)
+    const dir = mkdtempSync(join(tmpdir(), "geo-pool-test-"))
+    try {
+      writeFileSync(join(dir, "junk.db"), "this is not a database ".repeat(200))
+      await expect(GeoPool.start({ dbPath: join(dir, "junk.db"), threads: 1, maxQueue: 1 })).rejects.toThrow()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
