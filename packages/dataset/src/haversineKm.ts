@@ -1,10 +1,2 @@
-const EARTH_RADIUS_KM = 6371.0088
-const RAD = Math.PI / 180
-
-/** Great-circle distance in km (haversine, the radius SEMANTICS §3 uses). */
-export const haversineKm = (lat1: number, lon1: number, lat2: number, lon2: number): number => {
-  const dLat = (lat2 - lat1) * RAD
-  const dLon = (lon2 - lon1) * RAD
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)))
-}
+// One great-circle function for the whole project: the generator's distances are the matcher's.
+export { haversineKm } from "@tripsearch/core"

@@ -35,16 +35,3 @@ export const segmentAmounts = (
   const withCommission = net + commission
   return { net, commission, withCommission, price: priceMode === "with" ? withCommission : net }
 }
-
-/** Just `price.value` in minor units: the matcher's hot path needs nothing else. */
-export const segmentPriceMinor = (
-  netInTripCurrency: number,
-  tripCurrency: CurrencyCode,
-  bookingType: BookingType,
-  currency: CurrencyCode,
-  priceMode: PriceMode,
-  rates: RateTable
-): number => {
-  const net = convertMinor(netInTripCurrency, tripCurrency, currency, rates)
-  return priceMode === "with" ? net + commissionMinor(net, bookingType) : net
-}

@@ -13,6 +13,21 @@ export interface TripLinks {
 export const tripSelfUrl = (links: TripLinks, permanentId: string, locale: LocaleInfo, currency: string, suffix = ""): string =>
   `${links.apiBaseUrl}/api/v2/trips/${encodeURIComponent(permanentId)}${suffix}?locale=${locale.locale}&cur=${currency}`
 
+/** `links` of a trip: its details address, its website page, its questions. */
+export const renderTripLinks = (view: SegmentView, locale: LocaleInfo, links: TripLinks): JsonObject => ({
+  _self: tripSelfUrl(links, view.permanentId, locale, view.currency),
+  _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}`,
+  _threads: tripSelfUrl(links, view.permanentId, locale, view.currency, "/threads")
+})
+
+/** The four price objects of a trip, in response order; `commission` has no colour. */
+export const renderTripPrices = ({ amounts, currency, color }: SegmentView, bcp47: string): JsonObject => ({
+  price: renderPrice(amounts.price, currency, bcp47, color),
+  price_with_commission: renderPrice(amounts.withCommission, currency, bcp47, color),
+  price_without_commission: renderPrice(amounts.net, currency, bcp47, color),
+  commission: renderPrice(amounts.commission, currency, bcp47)
+})
+
 const routing = (km: number): JsonObject => ({
   proximity: km < 2 ? "CLOSE" : km < 10 ? "MIDDLE" : "FAR",
   routes: [{ distance_in_meters: Math.round(km * 1000), type: "AS_THE_CROW_FLIES" }]
@@ -27,21 +42,12 @@ export const renderSearchTrip = (
   toKm: number | undefined
 ): JsonObject => {
   const { trip } = view.stored
-  const { amounts, currency, color } = view
-  const bcp = locale.bcp47
   return {
-    links: {
-      _self: tripSelfUrl(links, view.permanentId, locale, currency),
-      _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}`,
-      _threads: tripSelfUrl(links, view.permanentId, locale, currency, "/threads")
-    },
+    links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
     departure_place: renderPlace(trip, view.i),
     arrival_place: renderPlace(trip, view.j),
-    price: renderPrice(amounts.price, currency, bcp, color),
-    price_with_commission: renderPrice(amounts.withCommission, currency, bcp, color),
-    price_without_commission: renderPrice(amounts.net, currency, bcp, color),
-    commission: renderPrice(amounts.commission, currency, bcp),
+    ...renderTripPrices(view, locale.bcp47),
     seats_left: trip.seats_left,
     seats: trip.seats,
     duration: renderValue(view.durationS, "s"),

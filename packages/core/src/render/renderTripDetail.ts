@@ -1,32 +1,24 @@
 import type { LocaleInfo } from "../model/Locale.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatIsoWithOffset, formatLocalDate } from "./localTime.js"
-import { renderCar, renderPlace, renderPrice, renderValue, roundHalfUp } from "./renderParts.js"
-import { tripSelfUrl, type TripLinks } from "./renderSearchTrip.js"
+import { renderCar, renderPlace, renderValue, roundHalfUp } from "./renderParts.js"
+import { renderTripLinks, renderTripPrices, type TripLinks } from "./renderSearchTrip.js"
 import { waypointLocalMs, type SegmentView } from "./SegmentView.js"
 
 /** The Trip detail object (spec: Trip detail; SEMANTICS §8). */
 export const renderTripDetail = (view: SegmentView, locale: LocaleInfo, links: TripLinks, nowMs: number): JsonObject => {
-  const { stored, amounts, currency, color } = view
+  const { stored } = view
   const { trip } = stored
-  const bcp = locale.bcp47
   const passed = view.departureUtcMs < nowMs
   const departureCountry = trip.waypoints[view.i]!.country
   return {
-    links: {
-      _self: tripSelfUrl(links, view.permanentId, locale, currency),
-      _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}`,
-      _threads: tripSelfUrl(links, view.permanentId, locale, currency, "/threads")
-    },
+    links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
     departure_date_iso8601: formatIsoWithOffset(view.departureUtcMs, stored.zoneOffsets[view.i]!),
     is_passed: passed,
     departure_place: renderPlace(trip, view.i),
     arrival_place: renderPlace(trip, view.j),
-    price: renderPrice(amounts.price, currency, bcp, color),
-    price_with_commission: renderPrice(amounts.withCommission, currency, bcp, color),
-    price_without_commission: renderPrice(amounts.net, currency, bcp, color),
-    commission: renderPrice(amounts.commission, currency, bcp),
+    ...renderTripPrices(view, locale.bcp47),
     seats_left: trip.seats_left,
     seats: trip.seats,
     seats_count_origin: trip.seats_count_origin ?? trip.seats,
