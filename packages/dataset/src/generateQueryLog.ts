@@ -1,0 +1,149 @@
+import { LOCALE_TABLE, LOCALES } from "@tripsearch/core"
+import { Random } from "./Random.js"
+
+/** What the query-log generator reads of a feed trip. */
+export interface QueryLogTrip {
+  readonly id: string
+  readonly departure_time: string
+  readonly waypoints: ReadonlyArray<{ readonly city: string; readonly lat: number; readonly lon: number; readonly country?: string }>
+}
+
+export interface GenerateQueryLogOptions {
+  /** Feed trips (or a sample of them): the places and dates the queries ask for. */
+  readonly trips: ReadonlyArray<QueryLogTrip>
+  /** Number of log lines. */
+  readonly count: number
+  /** Same seed and trips, same log. */
+  readonly seed: string | number
+  /** `time` of the first query (epoch ms); the next ones follow at a Poisson rate. */
+  readonly startMs: number
+  /** Mean queries per second of the recorded traffic (default 20). */
+  readonly perSecond?: number
+}
+
+/** One line of the API's query log (the shape `http-express` writes). */
+export interface QueryLogRecord {
+  readonly time: string
+  readonly path: string
+  readonly query: string
+  readonly status: number
+  readonly duration_ms: number
+}
+
+interface Place {
+  readonly city: string
+  readonly lat: number
+  readonly lon: number
+  readonly country: string | undefined
+}
+
+const DAY_MS = 86_400_000
+const pad = (n: number) => String(n).padStart(2, "0")
+const ymd = (ms: number) => {
+  const d = new Date(ms)
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+}
+const coords = (p: Place, random: Random): string => {
+  // Clients send what their map gave them: 4 to 6 decimals, a little off the city centre.
+  const digits = random.int(4, 6)
+  const jitter = () => random.between(-0.02, 0.02)
+  return `${(p.lat + jitter()).toFixed(digits)}|${(p.lon + jitter()).toFixed(digits)}`
+}
+
+/**
+ * A realistic recorded query log (the NDJSON records of the API's `QUERY_LOG`), deterministic for
+ * a seed: city pairs drawn by how often the feed's trips join them (the feed draws cities by
+ * population, so busy pairs are the populous ones), by coordinates (`fc`/`tc`) or names
+ * (`fn`/`tn`), some single-place searches, date and hour windows, seats, price ranges, both sorts
+ * and orders, later pages, both `_format`s, all 23 locales with their default or alternative
+ * currency, and a few details / threads reads of listed trips. `status` and `duration_ms` are
+ * plausible placeholders (the replay re-measures them).
+ */
+export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<QueryLogRecord, void, undefined> {
+  const random = new Random(`query-log:${options.seed}`)
+  const perSecond = options.perSecond ?? 20
+  const pairs = new Map<string, { from: Place; to: Place; trips: Array<QueryLogTrip>; weight: number }>()
+  const places: Array<Place> = []
+  for (const trip of options.trips) {
+    const ws = trip.waypoints
+    if (ws.length < 2) continue
+    for (const w of ws) places.push({ city: w.city, lat: w.lat, lon: w.lon, country: w.country })
+    // Every (earlier, later) waypoint pair is a route someone may search.
+    for (let i = 0; i < ws.length - 1; i++) {
+      for (let j = i + 1; j < ws.length; j++) {
+        const a = ws[i]!
+        const b = ws[j]!
+        const key = `${a.city}\u0000${b.city}`
+        const entry = pairs.get(key) ?? { from: { ...a, country: a.country }, to: { ...b, country: b.country }, trips: [], weight: 0 }
+        entry.weight += i === 0 && j === ws.length - 1 ? 3 : 1
+        entry.trips.push(trip)
+        pairs.set(key, entry)
+      }
+    }
+  }
+  const pairList = [...pairs.values()]
+  if (pairList.length === 0) throw new Error("generateQueryLog needs trips with at least two waypoints")
+  const cumulative = new Float64Array(pairList.length)
+  pairList.reduce((acc, p, k) => (cumulative[k] = acc + p.weight), 0)
+
+  let timeMs = options.startMs
+  for (let n = 0; n < options.count; n++) {
+    if (n > 0) timeMs += Math.max(1, Math.round((-Math.log(1 - random.next()) / perSecond) * 1000))
+    const pair = pairList[random.cumulative(cumulative)]!
+    const trip = random.pick(pair.trips)
+    const locale = LOCALES[random.weighted(LOCALES.map((l) => (l === "fr_FR" ? 6 : l === "de_DE" || l === "es_ES" || l === "it_IT" ? 3 : 1)))]!
+    const info = LOCALE_TABLE[locale]
+    const cur = info.alternative !== undefined && random.chance(0.25) ? info.alternative : info.currency
+    const q: Array<[string, string]> = [["locale", locale], ["cur", cur]]
+    const format = random.chance(0.85) ? "json" : "xml"
+
+    const kind = random.next()
+    if (kind < 0.06) {
+      // Details (and sometimes its threads) of a trip seen in a result list.
+      const threads = random.chance(0.3)
+      q.push(["_format", format])
+      yield record(timeMs, `/api/v2/trips/${encodeURIComponent(trip.id)}${threads ? "/threads" : ""}`, q, 200, random)
+      continue
+    }
+    if (random.chance(0.7) || format === "xml") q.push(["_format", format])
+    const single = kind < 0.16
+    const byCoords = random.chance(0.45)
+    const side = single ? (random.chance(0.6) ? "from" : "to") : "both"
+    if (side !== "to") q.push(byCoords ? ["fc", coords(pair.from, random)] : ["fn", pair.from.city])
+    if (side !== "from") q.push(byCoords ? ["tc", coords(pair.to, random)] : ["tn", pair.to.city])
+    const departure = Date.parse(trip.departure_time)
+    if (Number.isFinite(departure) && random.chance(0.55)) {
+      const day = departure - random.int(0, 2) * DAY_MS
+      if (random.chance(0.5)) q.push(["db", ymd(day)])
+      else q.push(["db", ymd(day)], ["de", ymd(day + random.int(1, 6) * DAY_MS)])
+    }
+    if (random.chance(0.15)) {
+      const hb = random.int(0, 20)
+      q.push(["hb", String(hb)], ["he", String(random.int(hb + 1, 24))])
+    }
+    if (random.chance(0.3)) q.push(["seats", String(random.weighted([0, 60, 25, 10, 5]))])
+    if (random.chance(0.1)) {
+      const pmin = random.int(0, 30)
+      q.push(["pmin", String(pmin)], ["pmax", String(pmin + random.int(5, 80))])
+    }
+    if (random.chance(0.35)) {
+      q.push(["sort", random.chance(0.5) ? "trip_date" : "trip_price"])
+      if (random.chance(0.6)) q.push(["order", random.chance(0.5) ? "asc" : "desc"])
+    }
+    if (random.chance(0.2)) q.push(["limit", String(random.pick([5, 20, 50, 100]))])
+    if (random.chance(0.18)) q.push(["page", String(random.weighted([0, 0, 60, 25, 10, 5]))])
+    if (random.chance(0.05)) q.push(["radius", String(random.int(5, 60))])
+    if (random.chance(0.05)) q.push(["photo", "1"])
+    yield record(timeMs, "/api/v2/trips", q, 200, random)
+  }
+}
+
+const encode = (value: string): string => encodeURIComponent(value).replace(/%20/g, "+")
+
+const record = (timeMs: number, path: string, query: ReadonlyArray<[string, string]>, status: number, random: Random): QueryLogRecord => ({
+  time: new Date(timeMs).toISOString(),
+  path,
+  query: query.map(([k, v]) => `${k}=${encode(v)}`).join("&"),
+  status,
+  duration_ms: Math.round(random.between(1, 25) * 100) / 100
+})

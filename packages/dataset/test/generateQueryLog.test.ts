@@ -1,0 +1,63 @@
+import { LOCALE_TABLE, LOCALES } from "@tripsearch/core"
+import { describe, expect, it } from "vitest"
+import { feedLines } from "../src/feedLines.js"
+import { generateQueryLog, type QueryLogTrip } from "../src/generateQueryLog.js"
+
+const NOW = Date.UTC(2024, 4, 1)
+const trips = [...feedLines({ trips: 400, seed: 7, nowMs: NOW })].map((l) => JSON.parse(l) as QueryLogTrip)
+const log = (seed: number, count = 3000) => [...generateQueryLog({ trips, count, seed, startMs: NOW })]
+
+describe("generateQueryLog", () => {
+  it("is deterministic for a seed", () => {
+    expect(log(1, 200)).toEqual(log(1, 200))
+    expect(log(2, 200)).not.toEqual(log(1, 200))
+  })
+
+  it("writes the query log's record shape, in time order", () => {
+    const records = log(3)
+    expect(records).toHaveLength(3000)
+    let last = 0
+    for (const r of records) {
+      expect(Object.keys(r)).toEqual(["time", "path", "query", "status", "duration_ms"])
+      expect(r.path).toMatch(/^\/api\/v2\/trips(\/[^/]+(\/threads)?)?$/)
+      const t = Date.parse(r.time)
+      expect(t).toBeGreaterThanOrEqual(last)
+      last = t
+    }
+    expect(Date.parse(records[0]!.time)).toBe(NOW)
+  })
+
+  it("covers the parameters, every locale with a currency of it, and reads details and threads", () => {
+    const records = log(4)
+    const params = records.map((r) => new URLSearchParams(r.query))
+    const has = (name: string) => params.filter((p) => p.has(name)).length
+    for (const name of ["fn", "tn", "fc", "tc", "db", "de", "hb", "he", "seats", "pmin", "pmax", "sort", "order", "page", "limit"]) {
+      expect(has(name), name).toBeGreaterThan(10)
+    }
+    const values = (name: string) => new Set(params.map((p) => p.get(name)).filter((v) => v !== null))
+    expect(values("sort")).toEqual(new Set(["trip_date", "trip_price"]))
+    expect(values("order")).toEqual(new Set(["asc", "desc"]))
+    expect(values("_format")).toEqual(new Set(["json", "xml"]))
+    expect(new Set(values("locale"))).toEqual(new Set(LOCALES))
+    for (const p of params) {
+      const info = LOCALE_TABLE[p.get("locale") as (typeof LOCALES)[number]]
+      expect([info.currency, info.alternative]).toContain(p.get("cur"))
+      expect(p.get("fc") ?? "0.0|0.0").toMatch(/^-?\d+\.\d+\|-?\d+\.\d+$/)
+    }
+    expect(new Set(params.map((p) => p.get("cur")))).toContain("UAH")
+    const single = params.filter((p) => (p.has("fn") || p.has("fc")) !== (p.has("tn") || p.has("tc")))
+    expect(single.length).toBeGreaterThan(50)
+    expect(records.some((r) => r.path.endsWith("/threads"))).toBe(true)
+    expect(records.some((r) => /^\/api\/v2\/trips\/[^/]+$/.test(r.path))).toBe(true)
+  })
+
+  it("asks for busy city pairs more often than rare ones", () => {
+    const counts = new Map<string, number>()
+    for (const r of log(5)) {
+      const p = new URLSearchParams(r.query)
+      if (p.has("fn") && p.has("tn")) counts.set(`${p.get("fn")}>${p.get("tn")}`, (counts.get(`${p.get("fn")}>${p.get("tn")}`) ?? 0) + 1)
+    }
+    const sorted = [...counts.values()].sort((a, b) => b - a)
+    expect(sorted[0]!).toBeGreaterThan(3 * sorted[Math.floor(sorted.length / 2)]!)
+  })
+})
