@@ -27,6 +27,10 @@ export interface ApiConfig {
   readonly productionDailyLimit: number | undefined
   /** `SEED_TRIPS`, default 50,000: trips generated on the first start (no database yet). */
   readonly seedTrips: number
+  /** `MATCHER_THREADS`, default 2: worker threads of the matching pool; 0 matches in the server's own thread. */
+  readonly matcherThreads: number
+  /** `MATCHER_MAX_QUEUE`, default 256: searches that may wait for a worker before 503 `service.overloaded`. */
+  readonly matcherMaxQueue: number
 }
 
 /** A configuration that cannot be used: the message lists every problem. */
@@ -91,6 +95,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const queryLogPath = queryLogRaw === "" || queryLogRaw.toLowerCase() === "off" ? undefined : path(queryLogRaw)
   const productionDailyLimit = integer("PRODUCTION_DAILY_LIMIT", undefined, 1, Number.MAX_SAFE_INTEGER)
   const seedTrips = integer("SEED_TRIPS", 50_000, 1, 5_000_000) ?? 50_000
+  const matcherThreads = integer("MATCHER_THREADS", 2, 0, 64) ?? 2
+  const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -102,6 +108,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     websiteBaseUrl,
     queryLogPath,
     productionDailyLimit,
-    seedTrips
+    seedTrips,
+    matcherThreads,
+    matcherMaxQueue
   }
 }

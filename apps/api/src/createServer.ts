@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
+import { PoolTripMatcher } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { type AppServices, createApp, jsonLineLogger, type RequestLogger } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
@@ -10,9 +11,21 @@ import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
 
 /** The services of the API, wired once: SQLite store and keys, gazetteer, in-thread matcher. */
-export const apiLayer = (config: Pick<ApiConfig, "dbPath" | "productionDailyLimit">): Layer.Layer<AppServices> => {
+/** Matching defaults when a caller (a test, the replay tool) leaves them out: as `loadConfig`'s. */
+const DEFAULT_MATCHER_THREADS = 2
+const DEFAULT_MATCHER_MAX_QUEUE = 256
+
+export const apiLayer = (
+  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue">>
+): Layer.Layer<AppServices> => {
+  const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   const store = SqliteTripStore.layer(config.dbPath)
-  const matcherAndStore = InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store))
+  // The pool spreads matching over worker threads, each with its own index and read connection.
+  const matcher =
+    threads === 0
+      ? InMemoryTripMatcher.layer
+      : PoolTripMatcher.layer({ dbPath: config.dbPath, threads, maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE })
+  const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
     config.productionDailyLimit === undefined
       ? SqliteKeyStore.layer(config.dbPath)
@@ -49,7 +62,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath">
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue">>
   readonly logger?: RequestLogger
 }
 

@@ -14,7 +14,9 @@ describe("loadConfig", () => {
       websiteBaseUrl: "https://www.tripsearch.example",
       queryLogPath: resolve(REPO_ROOT, "data/query-log.ndjson"),
       productionDailyLimit: undefined,
-      seedTrips: 50_000
+      seedTrips: 50_000,
+      matcherThreads: 2,
+      matcherMaxQueue: 256
     })
     expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
   })
@@ -28,7 +30,9 @@ describe("loadConfig", () => {
       WEBSITE_BASE_URL: "https://www.example.com",
       QUERY_LOG: "logs/q.ndjson",
       PRODUCTION_DAILY_LIMIT: "250000",
-      SEED_TRIPS: "1000"
+      SEED_TRIPS: "1000",
+      MATCHER_THREADS: "0",
+      MATCHER_MAX_QUEUE: "16"
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -39,7 +43,9 @@ describe("loadConfig", () => {
       websiteBaseUrl: "https://www.example.com",
       queryLogPath: resolve(REPO_ROOT, "logs/q.ndjson"),
       productionDailyLimit: 250_000,
-      seedTrips: 1000
+      seedTrips: 1000,
+      matcherThreads: 0,
+      matcherMaxQueue: 16
     })
     expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
   })

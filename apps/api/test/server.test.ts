@@ -77,7 +77,8 @@ describe("the API server end to end, over a small generated store", () => {
     expect(first.created).toBe(true)
     demoKey = first.demoKey!
     api = await createServer({
-      config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath, productionDailyLimit: undefined },
+      // The production shape: matching on the worker pool.
+      config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath, productionDailyLimit: undefined, matcherThreads: 2, matcherMaxQueue: 64 },
       logger: { info: () => {}, error: () => {} }
     })
     const address = await api.listen(0, "127.0.0.1")
@@ -225,7 +226,7 @@ describe("PRODUCTION_DAILY_LIMIT", () => {
     const production = createKey(db, { name: "partner", tier: "production", dailyLimit: 1_000_000 }).key
     db.close()
     const api = await createServer({
-      config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath: undefined, productionDailyLimit: 2 },
+      config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath: undefined, productionDailyLimit: 2, matcherThreads: 0, matcherMaxQueue: 1 },
       logger: { info: () => {}, error: () => {} }
     })
     try {
