@@ -44,10 +44,17 @@ export const tempDir = (): { dir: string; remove: () => void } => {
 
 /** A real API server listening on an ephemeral port over the store. */
 export const startServer = async (dbPath: string, queryLogPath?: string): Promise<{ api: ApiServer; baseUrl: string }> => {
-  const api = await createServer({
-    config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath, productionDailyLimit: undefined },
-    logger: { info: () => {}, error: () => {} }
-  })
+  // The in-thread matcher (`matcherThreads: 0`), as the core target uses: same index, same answers.
+  const config = {
+    dbPath,
+    publicBaseUrl: API_BASE,
+    websiteBaseUrl: WEBSITE_BASE,
+    queryLogPath,
+    productionDailyLimit: undefined,
+    matcherThreads: 0,
+    matcherMaxQueue: 1_000
+  }
+  const api = await createServer({ config, logger: { info: () => {}, error: () => {} } })
   const address = await api.listen(0, "127.0.0.1")
   return { api, baseUrl: `http://127.0.0.1:${address.port}` }
 }
