@@ -1,11 +1,12 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs"
-import { createServer as createHttpServer, type Server } from "node:http"
+import { createServer as createHttpServer, type Server, STATUS_CODES } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { PoolTripMatcher } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, createApp, jsonLineLogger, type RequestLogger } from "@tripsearch/http-express"
+import { type AppServices, createApp, errorBody, jsonLineLogger, type RequestLogger } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -72,6 +73,7 @@ export interface CreateServerOptions {
  * gazetteer or the index) and the HTTP server around the Express app. Does not listen.
  */
 export const createServer = async ({ config, logger }: CreateServerOptions): Promise<ApiServer> => {
+  const supportLink = (token: string) => `${config.websiteBaseUrl}/developers/errors#${token}`
   const runtime = ManagedRuntime.make(apiLayer(config))
   await runtime.runtime()
 
@@ -86,10 +88,32 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
       queryLog,
-      logger: logger ?? jsonLineLogger(process.stdout, process.stderr)
+      logger: logger ?? jsonLineLogger(process.stdout, process.stderr),
+      supportLink
     }
   })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
+  // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
+  // oversized headers) never reach Express: they get the spec's Error object all the same.
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const reply =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? { status: 431, token: "request.headers_too_large", message: "The request headers are larger than 16 KiB" }
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? { status: 408, token: "request.timeout", message: "The request was not received in time" }
+          : { status: 400, token: "request.malformed", message: "The request line or its headers are not valid HTTP" }
+    const body = JSON.stringify(errorBody(reply, supportLink(reply.token)))
+    // A response to HEAD carries the headers of the body, never the body.
+    const head = error.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD "
+    socket.end(
+      `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${head ? "" : body}`
+    )
+  })
   server.keepAliveTimeout = 5_000
   server.headersTimeout = 10_000
   server.requestTimeout = 30_000
