@@ -1,6 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { referenceSearch, TripIndex } from "@tripsearch/core"
+import { haversineKm, referenceSearch, segmentAmounts, TripIndex, type IndexRecord, type MatchRequest, type SegmentHit } from "@tripsearch/core"
 import { indexRecord, indexRecords, matchRequest } from "./arbitraries.js"
 
 describe("TripIndex against the brute-force reference", () => {
@@ -11,6 +11,41 @@ describe("TripIndex against the brute-force reference", () => {
         expect(index.search(req)).toEqual(referenceSearch(records, req))
       }),
       { numRuns: 400 }
+    )
+  })
+
+  it("returns only segments that satisfy every filter of SEMANTICS §3 and §4", () => {
+    const satisfies = (r: IndexRecord, h: SegmentHit, req: MatchRequest): void => {
+      const n = r.lat.length - 1
+      expect(h.i).toBeLessThan(h.j)
+      if (req.from) expect(haversineKm(req.from.lat, req.from.lon, r.lat[h.i]!, r.lon[h.i]!)).toBeLessThanOrEqual(req.from.radiusKm)
+      else expect(h.i).toBe(0)
+      if (req.to) expect(haversineKm(req.to.lat, req.to.lon, r.lat[h.j]!, r.lon[h.j]!)).toBeLessThanOrEqual(req.to.radiusKm)
+      else expect(h.j).toBe(n)
+      const utc = r.departureMs + r.offsetMin[h.i]! * 60_000
+      const local = new Date(utc + r.zoneOffsetMin[h.i]! * 60_000)
+      expect(utc).toBeGreaterThanOrEqual(req.nowMs)
+      if (req.localFromMs !== undefined) expect(local.getTime()).toBeGreaterThanOrEqual(req.localFromMs)
+      if (req.localToMs !== undefined) expect(local.getTime()).toBeLessThanOrEqual(req.localToMs)
+      if (req.hourFrom !== undefined) expect(local.getUTCHours()).toBeGreaterThanOrEqual(req.hourFrom)
+      if (req.hourTo !== undefined) expect(local.getUTCHours()).toBeLessThan(req.hourTo)
+      if (req.seats !== undefined) expect(r.seatsLeft).toBeGreaterThanOrEqual(req.seats)
+      if (req.photoOnly) expect(r.hasPhoto).toBe(true)
+      if (req.autoOnly) expect(r.autoBooking).toBe(true)
+      if (!req.includeShort) expect(r.short).toBe(false)
+      const net = r.legPriceMinor.slice(h.i, h.j).reduce((a, b) => a + b, 0)
+      const price = segmentAmounts(net, r.currency, r.bookingType, req.currency, req.priceMode, req.rates).price
+      if (req.priceMinMinor !== undefined) expect(price).toBeGreaterThanOrEqual(req.priceMinMinor)
+      if (req.priceMaxMinor !== undefined) expect(price).toBeLessThanOrEqual(req.priceMaxMinor)
+    }
+    fc.assert(
+      fc.property(indexRecords(60), matchRequest, (records, req) => {
+        const byId = new Map(records.map((r) => [r.id, r]))
+        const result = TripIndex.from(records).search({ ...req, offset: 0, limit: 10_000 })
+        for (const h of [...result.page, ...result.top]) satisfies(byId.get(h.id)!, h, req)
+        expect(new Set(result.page.map((h) => h.id)).size).toBe(result.page.length)
+      }),
+      { numRuns: 300 }
     )
   })
 
