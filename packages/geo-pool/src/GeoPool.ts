@@ -52,6 +52,7 @@ export const DEFAULT_REFRESH_MS = 200
  */
 export class GeoPool {
   private readonly ready = new Map<number, WorkerStats>()
+  private closed = false
 
   private constructor(
     private readonly piscina: Piscina,
@@ -121,6 +122,8 @@ export class GeoPool {
 
   /** Runs one task on a worker. Rejects with `QueueFull` or `WorkerFailed`. */
   run<T extends GeoTask>(task: T): Promise<GeoTaskResult[T["_tag"]]> {
+    // piscina would start fresh workers for a task submitted after destroy(): refuse instead.
+    if (this.closed) return Promise.reject(new WorkerFailed(task._tag, new Error("the pool is closed")))
     return this.piscina.run(task).then(
       (result) => result as GeoTaskResult[T["_tag"]],
       (e: unknown) => {
@@ -149,8 +152,10 @@ export class GeoPool {
     return this.piscina.threads.map((t) => t.threadId)
   }
 
-  /** Terminates every worker; pending tasks are rejected. */
+  /** Terminates every worker; pending tasks are rejected, later ones refused. Idempotent. */
   async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
     await this.piscina.destroy()
   }
 }

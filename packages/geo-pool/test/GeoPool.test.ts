@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { referenceSearch, ServiceOverloaded, TripIndex, TripMatcher, type IndexRecord, type MatchResult } from "@tripsearch/core"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Effect, Exit } from "effect"
-import { GeoPool, matchOn, PoolTripMatcher, WorkerFailed } from "../dist/index.js"
+import { GeoPool, matchOn, PoolTripMatcher, scopedGeoPool, WorkerFailed } from "../dist/index.js"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -160,6 +160,17 @@ describe("GeoPool over real worker threads", () => {
       expect((await Effect.runPromise(matcher.match(req))).total).toBe(0)
     } finally {
       await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("destroys the pool when the scope closes", async () => {
+    const store = await makeStore(50)
+    try {
+      const pool = await Effect.runPromise(Effect.scoped(scopedGeoPool({ dbPath: store.dbPath, threads: 1, maxQueue: 4 })))
+      expect(pool.threadIds.length).toBe(0)
+      await expect(pool.run({ _tag: "Stats" })).rejects.toBeInstanceOf(WorkerFailed)
+    } finally {
       store.cleanup()
     }
   })
