@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
 import type { Readable } from "node:stream"
+import { stripKey } from "@tripsearch/http-express"
 
 /** One query to replay: a request target of the API, and what the log recorded about it. */
 export interface RecordedQuery {
@@ -41,22 +42,6 @@ const splitTarget = (target: string): { path: string; query: string } => {
   return q === -1 ? { path: noHash, query: "" } : { path: noHash.slice(0, q), query: noHash.slice(q + 1) }
 }
 
-/** Removes every `key` parameter from a query string (a plain path file may carry one). */
-const withoutKey = (query: string): string =>
-  query
-    .split("&")
-    .filter((part) => {
-      if (part === "") return false
-      const eq = part.indexOf("=")
-      const name = eq === -1 ? part : part.slice(0, eq)
-      try {
-        return decodeURIComponent(name.replace(/\+/g, " ")) !== "key"
-      } catch {
-        return true
-      }
-    })
-    .join("&")
-
 const fromTarget = (line: number, text: string): RecordedQuery => {
   let target = text
   if (/^https?:\/\//i.test(target)) {
@@ -65,7 +50,7 @@ const fromTarget = (line: number, text: string): RecordedQuery => {
   }
   if (!target.startsWith("/") || /\s/.test(target)) throw new UnreadableLine(line, "not a request path (/api/v2/...)", text)
   const { path, query } = splitTarget(target)
-  return { line, path, query: withoutKey(query) }
+  return { line, path, query: stripKey(query) }
 }
 
 /**
@@ -93,12 +78,12 @@ export const parseQueryLine = (line: number, raw: string): RecordedQuery | undef
     timeMs = typeof r.time === "number" ? r.time : typeof r.time === "string" ? Date.parse(r.time) : Number.NaN
     if (!Number.isFinite(timeMs)) throw new UnreadableLine(line, "\"time\" is not an ISO date", text)
   }
-  const query = typeof r.query === "string" ? withoutKey(r.query.startsWith("?") ? r.query.slice(1) : r.query) : ""
+  const query = typeof r.query === "string" ? stripKey(r.query.startsWith("?") ? r.query.slice(1) : r.query) : ""
   const { path, query: inPath } = splitTarget(r.path)
   return {
     line,
     path,
-    query: query !== "" ? query : withoutKey(inPath),
+    query: query !== "" ? query : stripKey(inPath),
     ...(timeMs !== undefined ? { timeMs } : {}),
     ...(typeof r.status === "number" ? { recordedStatus: r.status } : {}),
     ...(typeof r.duration_ms === "number" ? { recordedDurationMs: r.duration_ms } : {})

@@ -1,22 +1,10 @@
-import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
 import { performance } from "node:perf_hooks"
-import { InMemoryTripMatcher, searchTrips, tripDetails, tripThreads, type JsonObject } from "@tripsearch/core"
+import { InMemoryTripMatcher } from "@tripsearch/core"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { answerApiRequest } from "@tripsearch/http-express"
 import { SqliteTripStore } from "@tripsearch/storage-sqlite"
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
-import {
-  checkFormat,
-  DEFAULT_MAX_URL_LENGTH,
-  errorBody,
-  type ErrorReply,
-  errorReplyOf,
-  internalError,
-  isErrorReply,
-  parseQuery,
-  routeOf,
-  stripKey
-} from "./httpSemantics.js"
+import { Layer, ManagedRuntime } from "effect"
 import { type RecordedQuery, requestTarget } from "./readQueries.js"
 
 /** One answer of a target to one query. */
@@ -53,9 +41,20 @@ export class TargetProblem extends Error {
  * The request target as a client sends it: what `fetch` puts on the wire after URL parsing (it
  * percent-encodes a few characters left raw in a log), so both kinds of target see the same bytes.
  */
-export const wireTarget = (query: RecordedQuery): { readonly path: string; readonly query: string } => {
+export const wireTarget = (query: RecordedQuery): string => {
   const url = new URL(requestTarget(query), "http://replay.invalid")
-  return { path: url.pathname, query: url.search.startsWith("?") ? url.search.slice(1) : url.search }
+  return `${url.pathname}${url.search}`
+}
+
+/** What both targets send with every query (the HTTP one adds the `key` header). */
+const CLIENT_HEADERS: Readonly<Record<string, string>> = { accept: "*/*" }
+
+/** The format of an answer, by its `Content-Type`. */
+const formatOf = (contentType: string | null | undefined): Answer["format"] => {
+  const type = (contentType ?? "").toLowerCase()
+  if (type.includes("json")) return "json"
+  if (type.includes("xml")) return "xml"
+  return "other"
 }
 
 export interface CoreTargetOptions {
@@ -73,54 +72,17 @@ const coreLayer = (dbPath: string) =>
   Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(SqliteTripStore.layer(dbPath))), GazetteerPlaceResolver.layer)
 
 /**
- * The embedded core: the use-cases over the SQLite store, layers built once in a ManagedRuntime.
- * Answers as the HTTP server would in JSON; a request asking `_format=xml` is answered in JSON
- * too (the XML encoder belongs to the HTTP adapter). No key is checked (no 401/403/429).
+ * The embedded core: the use-cases over the SQLite store, layers built once in a ManagedRuntime,
+ * answered through the HTTP adapter's own `answerApiRequest` (routing, query decoding, `_format`
+ * and `Accept`, error table, JSON or XML body), so it answers what the server answers. No key is
+ * checked (no 401/403/429): that is the server's admission, not the search's.
  */
 export const coreTarget = (options: CoreTargetOptions): Target => {
-  const apiBaseUrl = options.apiBaseUrl ?? "http://localhost"
-  const websiteBaseUrl = options.websiteBaseUrl ?? "https://www.tripsearch.example"
-  let runtime: ManagedRuntime.ManagedRuntime<CoreServices, unknown> | undefined
-
-  const reply = (error: ErrorReply) => ({
-    status: error.status,
-    body: JSON.stringify(errorBody(error, `${websiteBaseUrl}/developers/errors#${error.token}`))
-  })
-
-  const answer = async (query: RecordedQuery): Promise<{ status: number; body: string }> => {
-    const rt = runtime
-    if (rt === undefined) throw new Error("core target used before check()")
-    const wire = wireTarget(query)
-    const requestId = randomUUID()
-    const target = wire.query === "" ? wire.path : `${wire.path}?${wire.query}`
-    if (Buffer.byteLength(target, "utf8") > DEFAULT_MAX_URL_LENGTH) {
-      return reply({ status: 414, token: "request.uri_too_long", message: `The request URL is longer than ${DEFAULT_MAX_URL_LENGTH} bytes` })
-    }
-    const route = routeOf(wire.path)
-    if (route._tag === "Error") return reply(route.reply)
-    const parsed = parseQuery(wire.query)
-    if (isErrorReply(parsed)) return reply(parsed)
-    const format = checkFormat(parsed._format)
-    if (typeof format !== "string") return reply(format)
-    // The key travels in the header (never in the query) for the replay, as the server sees it.
-    const params: Record<string, string | ReadonlyArray<string>> = Object.create(null) as Record<string, string>
-    for (const [name, value] of Object.entries(parsed)) if (name !== "key") params[name] = value
-    const context = { apiBaseUrl, websiteBaseUrl, path: wire.path, query: stripKey(wire.query) }
-    const useCase: Effect.Effect<JsonObject, unknown, CoreServices> =
-      route._tag === "Search"
-        ? searchTrips(params, context)
-        : route._tag === "Details"
-          ? tripDetails(route.id, params, context)
-          : tripThreads(route.id, params, context)
-    const exit = await rt.runPromiseExit(useCase)
-    if (Exit.isSuccess(exit)) return { status: 200, body: JSON.stringify(exit.value) }
-    return reply(
-      Option.match(Cause.failureOption(exit.cause), {
-        onNone: () => internalError(requestId),
-        onSome: (error) => errorReplyOf(error, requestId)
-      })
-    )
+  const answerOptions = {
+    apiBaseUrl: options.apiBaseUrl ?? "http://localhost",
+    websiteBaseUrl: options.websiteBaseUrl ?? "https://www.tripsearch.example"
   }
+  let runtime: ManagedRuntime.ManagedRuntime<CoreServices, unknown> | undefined
 
   return {
     name: `core (${options.dbPath})`,
@@ -137,9 +99,12 @@ export const coreTarget = (options: CoreTargetOptions): Target => {
       runtime = rt
     },
     send: async (query) => {
+      const rt = runtime
+      if (rt === undefined) throw new Error("core target used before check()")
       const started = performance.now()
-      const { status, body } = await answer(query)
-      return { status, format: "json", body, latencyMs: performance.now() - started }
+      // The request as the HTTP target sends it: the same bytes on the wire, the same `Accept`.
+      const reply = await answerApiRequest(rt, { method: "GET", url: wireTarget(query), headers: CLIENT_HEADERS }, answerOptions)
+      return { status: reply.status, format: formatOf(reply.headers["Content-Type"]), body: reply.body, latencyMs: performance.now() - started }
     },
     close: async () => {
       const rt = runtime
@@ -158,13 +123,6 @@ export interface HttpTargetOptions {
   readonly timeoutMs?: number | undefined
 }
 
-const formatOf = (contentType: string | null): Answer["format"] => {
-  const type = (contentType ?? "").toLowerCase()
-  if (type.includes("json")) return "json"
-  if (type.includes("xml")) return "xml"
-  return "other"
-}
-
 const causeText = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error)
   const cause = (error as { cause?: unknown }).cause
@@ -177,7 +135,7 @@ const causeText = (error: unknown): string => {
 export const httpTarget = (options: HttpTargetOptions): Target => {
   const base = options.baseUrl.replace(/\/+$/, "")
   const timeoutMs = options.timeoutMs ?? 30_000
-  const headers: Record<string, string> = { accept: "*/*" }
+  const headers: Record<string, string> = { ...CLIENT_HEADERS }
   if (options.key !== undefined) headers.key = options.key
   return {
     name: base,

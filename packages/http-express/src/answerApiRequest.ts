@@ -1,0 +1,223 @@
+import { randomUUID } from "node:crypto"
+import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
+import {
+  type JsonObject,
+  type PlaceResolver,
+  type RawParams,
+  type RequestContext,
+  searchTrips,
+  type TripMatcher,
+  tripDetails,
+  TripStore,
+  tripThreads
+} from "@tripsearch/core"
+import { type ErrorReply, errorBody, errorReplyOfCause, internalError } from "./httpErrors.js"
+import { type Admission, admitAll, type RateLimit } from "./keyQuota.js"
+import type { ResponseFormat } from "./negotiateFormat.js"
+import { type ApiRequest, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
+import type { RequestLogger } from "./RequestLogger.js"
+import { toXml } from "./toXml.js"
+
+/** The services the use-cases need. */
+export type UseCaseServices = TripStore | PlaceResolver | TripMatcher
+
+/** The use-cases behind the routes: the core's by default (tests may replace them). */
+export interface UseCases {
+  readonly searchTrips: (params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, UseCaseServices>
+  readonly tripDetails: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
+  readonly tripThreads: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
+}
+
+/** An answer, framework-free: what goes on the wire. */
+export interface ApiReply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+export interface AnswerOptions<R> extends ReadOptions {
+  /** Public base URL of the service (links), no trailing slash. */
+  readonly apiBaseUrl: string
+  /** Base URL of the public website (`_front` links), no trailing slash. */
+  readonly websiteBaseUrl: string
+  /** URL of the help page of an error token; default `{websiteBaseUrl}/developers/errors#{token}`. */
+  readonly supportLink?: ((token: string) => string) | undefined
+  readonly useCases?: Partial<UseCases> | undefined
+  /** Keys and quotas around the use-case (`keyQuota`); default none: every request runs. */
+  readonly admission?: Admission<R> | undefined
+  /** Defects, encoder and health failures; default: not logged. */
+  readonly logger?: RequestLogger | undefined
+}
+
+/** Per-request facts: its id (quoted by a 500), arrival time, and the client going away. */
+export interface AnswerContext {
+  /** Default: a random UUID. */
+  readonly requestId?: string | undefined
+  /** Epoch ms; default now. */
+  readonly receivedAtMs?: number | undefined
+  /** Aborts the use-case (the client closed the connection): the reply is then not to be sent. */
+  readonly signal?: AbortSignal | undefined
+}
+
+/** The help page of an error token: the configured one, else `{websiteBaseUrl}/developers/errors#{token}`. */
+export const supportLinkOf =
+  (options: Pick<AnswerOptions<never>, "websiteBaseUrl" | "supportLink">) =>
+  (token: string): string =>
+    options.supportLink?.(token) ?? `${options.websiteBaseUrl}/developers/errors#${token}`
+
+const CACHE_OK = "private, max-age=600"
+const CACHE_ERROR = "no-store"
+const JSON_TYPE = "application/json; charset=utf-8"
+const XML_TYPE = "application/xml; charset=utf-8"
+
+/**
+ * The service's answer to a request, in full: routing and guards (`readApiRequest`), keys and
+ * quotas (the `admission`, none by default), the use-case, the error tag -> status table, the JSON
+ * or XML body, and `Cache-Control`. The Express app and the replay tool's core target both answer
+ * through it.
+ */
+export const answerApiRequest = <R = never>(
+  runtime: ManagedRuntime.ManagedRuntime<UseCaseServices | R, unknown>,
+  request: ApiRequest,
+  options: AnswerOptions<R>,
+  context: AnswerContext = {}
+): Promise<ApiReply> => answerReadRequest(runtime, readApiRequest(request, options), options, context)
+
+/** `answerApiRequest` for a request already read (the caller needed to know its route first). */
+export const answerReadRequest = async <R = never>(
+  runtime: ManagedRuntime.ManagedRuntime<UseCaseServices | R, unknown>,
+  read: ReadRequest,
+  options: AnswerOptions<R>,
+  context: AnswerContext = {}
+): Promise<ApiReply> => {
+  const requestId = context.requestId ?? randomUUID()
+  const supportLink = supportLinkOf(options)
+  const logger = options.logger
+  const encoding = { requestId, supportLink, logger }
+
+  switch (read._tag) {
+    case "Refused":
+      return encodeError(read.format, read.reply, read.headers, encoding)
+    case "Health":
+      return answerHealth(runtime, logger)
+    case "UseCase":
+      break
+  }
+
+  const cases: UseCases = {
+    searchTrips: options.useCases?.searchTrips ?? searchTrips,
+    tripDetails: options.useCases?.tripDetails ?? tripDetails,
+    tripThreads: options.useCases?.tripThreads ?? tripThreads
+  }
+  const requestContext: RequestContext = {
+    apiBaseUrl: options.apiBaseUrl,
+    websiteBaseUrl: options.websiteBaseUrl,
+    path: read.path,
+    query: read.query
+  }
+  const route = read.route
+  const useCase: Effect.Effect<JsonObject, unknown, UseCaseServices> =
+    route._tag === "Search"
+      ? cases.searchTrips(read.params, requestContext)
+      : route._tag === "Details"
+        ? cases.tripDetails(route.id, read.params, requestContext)
+        : cases.tripThreads(route.id, read.params, requestContext)
+  const admission: Admission<R> = options.admission ?? admitAll
+  const admitted = admission(read.keys, useCase, { requestId, receivedAtMs: context.receivedAtMs ?? Date.now() })
+  const exit = await runtime.runPromiseExit(admitted, { signal: context.signal })
+
+  const failed = (cause: Cause.Cause<unknown>, rate?: RateLimit): ApiReply => {
+    const reply = errorReplyOfCause(cause, requestId)
+    // An interruption because the client left is no defect of ours: nobody reads this answer.
+    if (reply.defect && context.signal?.aborted !== true) {
+      logger?.error({ event: "request_failed", request_id: requestId, path: read.path, cause: Cause.pretty(cause) })
+    }
+    return encodeError(read.format, reply, rate === undefined ? {} : rateHeaders(rate), encoding)
+  }
+  if (Exit.isFailure(exit)) return failed(exit.cause)
+  const { exit: outcome, rate } = exit.value
+  if (Exit.isFailure(outcome)) return failed(outcome.cause, rate)
+  return encode(read.format, 200, outcome.value, rate === undefined ? {} : rateHeaders(rate), encoding)
+}
+
+const rateHeaders = (rate: RateLimit): Record<string, string> => ({
+  "X-RateLimit-Limit-day": String(rate.limit),
+  "X-RateLimit-Remaining-day": String(rate.remaining)
+})
+
+interface Encoding {
+  readonly requestId: string
+  readonly supportLink: (token: string) => string
+  readonly logger: RequestLogger | undefined
+}
+
+/** A body in the asked format, with its type and cache headers after `headers`. */
+const encode = (
+  format: ResponseFormat,
+  status: number,
+  body: JsonObject,
+  headers: Readonly<Record<string, string>>,
+  encoding: Encoding
+): ApiReply => {
+  try {
+    const text = format === "xml" ? toXml(body) : JSON.stringify(body)
+    return {
+      status,
+      headers: { ...headers, "Cache-Control": status === 200 ? CACHE_OK : CACHE_ERROR, "Content-Type": format === "xml" ? XML_TYPE : JSON_TYPE },
+      body: text
+    }
+  } catch (error) {
+    // An encoder failure is ours: answer the 500 in JSON, the format that cannot fail.
+    encoding.logger?.error({ event: "encode_failed", error: error instanceof Error ? error.message : String(error) })
+    return {
+      status: 500,
+      headers: { ...headers, "Cache-Control": CACHE_ERROR, "Content-Type": JSON_TYPE },
+      body: JSON.stringify(errorBody(internalError(encoding.requestId), encoding.supportLink("service.error")))
+    }
+  }
+}
+
+/** The spec's Error object for a reply, with `Retry-After` when it has one. */
+const encodeError = (
+  format: ResponseFormat,
+  reply: ErrorReply,
+  headers: Readonly<Record<string, string>>,
+  encoding: Encoding
+): ApiReply => {
+  const retry = reply.retryAfterSeconds
+  const withRetry =
+    retry !== undefined && Number.isFinite(retry) ? { ...headers, "Retry-After": String(Math.max(0, Math.ceil(retry))) } : headers
+  return encode(format, reply.status, errorBody(reply, encoding.supportLink(reply.token)), withRetry, encoding)
+}
+
+/** `/health`: the store answers (200 with its data version) or not (503); never cached. */
+const answerHealth = async (
+  runtime: ManagedRuntime.ManagedRuntime<TripStore, unknown>,
+  logger: RequestLogger | undefined
+): Promise<ApiReply> => {
+  const exit = await runtime.runPromiseExit(
+    Effect.gen(function* () {
+      const store = yield* TripStore
+      const changes = yield* store.changesSince(Number.MAX_SAFE_INTEGER)
+      return changes.seq
+    })
+  )
+  const headers = { "Cache-Control": CACHE_ERROR, "Content-Type": JSON_TYPE }
+  if (Exit.isSuccess(exit)) {
+    return { status: 200, headers, body: JSON.stringify({ status: "ok", store: "reachable", data_version: exit.value }) }
+  }
+  logger?.error({ event: "health_failed", cause: Cause.pretty(exit.cause) })
+  return { status: 503, headers, body: JSON.stringify({ status: "unavailable", store: "unreachable" }) }
+}
+
+/** The 500 `service.error` in the asked format, for a failure outside the use-cases (a thrown handler). */
+export const internalErrorReply = (
+  format: ResponseFormat,
+  requestId: string,
+  options: Pick<AnswerOptions<never>, "websiteBaseUrl" | "supportLink" | "logger">
+): ApiReply =>
+  encodeError(format, internalError(requestId), {}, {
+    requestId,
+    supportLink: supportLinkOf(options),
+    logger: options.logger
+  })

@@ -1,0 +1,189 @@
+import type { RawParams } from "@tripsearch/core"
+import type { ErrorReply } from "./httpErrors.js"
+import { negotiateFormat, type ResponseFormat } from "./negotiateFormat.js"
+import { MalformedQuery, type ParsedQuery, parseQuery, stripKey } from "./parseQuery.js"
+
+/** A request as the adapter sees it, framework-free (what Express, or the replay tool, hands over). */
+export interface ApiRequest {
+  readonly method: string
+  /** The request target as received: the path and the query string, still percent-encoded. */
+  readonly url: string
+  /** Request headers, names in lower case (Node's `IncomingHttpHeaders` fits). */
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+}
+
+/** The API resources. */
+export type ApiRoute =
+  | { readonly _tag: "Search" }
+  | { readonly _tag: "Details"; readonly id: string }
+  | { readonly _tag: "Threads"; readonly id: string }
+
+/** Where the key of a request may be (SEMANTICS §9): the `key` header wins over the query's. */
+export interface KeySources {
+  readonly header: string | undefined
+  readonly query: string | ReadonlyArray<string> | undefined
+}
+
+/**
+ * What a request asks, before any use-case runs. `apiRequest` says whether it reached an API
+ * route (the query log records those, whatever their answer).
+ */
+export type ReadRequest =
+  | { readonly _tag: "Health"; readonly apiRequest: false }
+  | {
+      readonly _tag: "Refused"
+      readonly apiRequest: boolean
+      readonly format: ResponseFormat
+      readonly reply: ErrorReply
+      /** Headers that go with the refusal (`Allow`, `Connection`). */
+      readonly headers: Readonly<Record<string, string>>
+    }
+  | {
+      readonly _tag: "UseCase"
+      readonly apiRequest: true
+      readonly route: ApiRoute
+      readonly format: ResponseFormat
+      /** The decoded query parameters but `key` (a repeated one is an array: the core rejects it). */
+      readonly params: RawParams
+      readonly keys: KeySources
+      /** The path as asked (still percent-encoded). */
+      readonly path: string
+      /** The query string as asked, without `key`: what links and logs see. */
+      readonly query: string
+    }
+
+export interface ReadOptions {
+  /** Longest accepted request target (path and query), in bytes; default 8 KiB. */
+  readonly maxUrlLength?: number | undefined
+}
+
+export const API_PREFIX = "/api/v2"
+export const DEFAULT_MAX_URL_LENGTH = 8 * 1024
+
+// The routes as Express matched them: case-insensitive, one optional trailing slash, `:id` one
+// non-empty path segment.
+const API_ROUTE = /^\/api\/v2\/trips(?:\/([^/]+?))?(\/threads)?\/?$/i
+const HEALTH_ROUTE = /^\/health\/?$/i
+
+/** A header's value as one string (a repeated header joined, as Node does). */
+export const headerOf = (headers: ApiRequest["headers"], name: string): string | undefined => {
+  const value = headers[name]
+  return value === undefined ? undefined : typeof value === "string" ? value : value.join(", ")
+}
+
+const splitTarget = (url: string): { readonly path: string; readonly query: string } => {
+  const q = url.indexOf("?")
+  return q === -1 ? { path: url, query: "" } : { path: url.slice(0, q), query: url.slice(q + 1) }
+}
+
+const formatOr = (formatParam: string | ReadonlyArray<string> | undefined, accept: string | undefined): ResponseFormat => {
+  const choice = negotiateFormat(formatParam, accept)
+  return choice._tag === "Format" ? choice.format : "json"
+}
+
+/** The format of an answer given before (or without) a successful `_format` decision. */
+const bestEffortFormat = (query: string, accept: string | undefined): ResponseFormat => {
+  let formatParam: string | ReadonlyArray<string> | undefined
+  try {
+    formatParam = parseQuery(query)._format
+  } catch {
+    formatParam = undefined
+  }
+  return formatOr(formatParam, accept)
+}
+
+const hasBody = (headers: ApiRequest["headers"]): boolean => {
+  const length = headerOf(headers, "content-length")
+  if (length !== undefined && length.trim() !== "0") return true
+  return headerOf(headers, "transfer-encoding") !== undefined
+}
+
+const refused = (
+  format: ResponseFormat,
+  reply: ErrorReply,
+  headers: Readonly<Record<string, string>> = {},
+  apiRequest = false
+): ReadRequest => ({ _tag: "Refused", apiRequest, format, reply, headers })
+
+/**
+ * Reads a request, in the order the service answers it: the target length (414), the method
+ * (405), a body (413), the route (`/health`; the API routes; else 404 `resource.not_found`), the
+ * trip id's percent-encoding, the query string's (400), then `_format` and `Accept`. Pure: no
+ * use-case runs here.
+ */
+export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): ReadRequest => {
+  const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH
+  const accept = headerOf(request.headers, "accept")
+  const { path, query } = splitTarget(request.url)
+
+  if (Buffer.byteLength(request.url, "utf8") > maxUrlLength) {
+    return refused(formatOr(undefined, accept), {
+      status: 414,
+      token: "request.uri_too_long",
+      message: `The request URL is longer than ${maxUrlLength} bytes`
+    })
+  }
+  if (request.method !== "GET") {
+    return refused(
+      bestEffortFormat(query, accept),
+      { status: 405, token: "method.not_allowed", message: `Method ${request.method} is not allowed: the service answers GET only` },
+      hasBody(request.headers) ? { Allow: "GET", Connection: "close" } : { Allow: "GET" }
+    )
+  }
+  if (hasBody(request.headers)) {
+    return refused(
+      bestEffortFormat(query, accept),
+      { status: 413, token: "request.body_not_allowed", message: "A GET request of this service carries no body" },
+      { Connection: "close" }
+    )
+  }
+  if (HEALTH_ROUTE.test(path)) return { _tag: "Health", apiRequest: false }
+
+  const m = API_ROUTE.exec(path)
+  if (m === null || (m[2] !== undefined && m[1] === undefined)) {
+    return refused(bestEffortFormat(query, accept), {
+      status: 404,
+      token: "resource.not_found",
+      message: "No resource at this path: the API lives under /api/v2/trips"
+    })
+  }
+  let route: ApiRoute = { _tag: "Search" }
+  if (m[1] !== undefined) {
+    let id: string
+    try {
+      id = decodeURIComponent(m[1])
+    } catch {
+      return refused(bestEffortFormat(query, accept), {
+        status: 400,
+        token: "parameter.invalid",
+        message: "id: malformed percent-encoding in the path"
+      })
+    }
+    route = m[2] === undefined ? { _tag: "Details", id } : { _tag: "Threads", id }
+  }
+
+  let parsed: ParsedQuery
+  try {
+    parsed = parseQuery(query)
+  } catch (error) {
+    if (!(error instanceof MalformedQuery)) throw error
+    return refused(formatOr(undefined, accept), { status: 400, token: "parameter.invalid", message: error.message }, {}, true)
+  }
+  const choice = negotiateFormat(parsed._format, accept)
+  if (choice._tag === "InvalidFormat") {
+    return refused("json", { status: 400, token: "parameter.invalid", message: choice.message }, {}, true)
+  }
+
+  const params: Record<string, string | ReadonlyArray<string>> = Object.create(null) as Record<string, string>
+  for (const [name, value] of Object.entries(parsed)) if (name !== "key") params[name] = value
+  return {
+    _tag: "UseCase",
+    apiRequest: true,
+    route,
+    format: choice.format,
+    params,
+    keys: { header: headerOf(request.headers, "key"), query: parsed.key },
+    path,
+    query: stripKey(query)
+  }
+}
