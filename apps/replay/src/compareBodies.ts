@@ -144,7 +144,7 @@ export interface ComparableAnswer {
 export type AnswerComparison =
   | { readonly _tag: "Same" }
   | { readonly _tag: "Different"; readonly status: readonly [number, number] | undefined; readonly body: BodyDifference | undefined }
-  /** One side answered XML and the other JSON (the embedded core renders JSON only): status compared only. */
+  /** One side answered XML and the other JSON (targets of different versions): status compared only. */
   | { readonly _tag: "FormatsDiffer"; readonly status: readonly [number, number] | undefined }
 
 const parse = (text: string): { ok: true; value: unknown } | { ok: false } => {

@@ -82,6 +82,9 @@ describe("replay against the core and a real server", () => {
     expect(report.compare?.differences).toEqual([])
     expect(r.code).toBe(EXIT_OK)
     expect(report.compare?.same).toBe(report.queries)
+    // XML answers too: the core renders them with the server's encoder, compared in full.
+    expect(report.compare?.formatsDiffer).toBe(0)
+    expect(readFileSync(queryLog, "utf8")).toContain("_format=xml")
     expect(report.targets[0]!.statuses).toEqual(report.targets[1]!.statuses)
     expect(r.stdout).toMatch(/compare: \d+ same, 0 different/)
     expect(r.stdout).toMatch(/latency ms \(nearest rank\): p50 .* p90 .* p99 .* p99\.9 .* max/)
@@ -97,19 +100,22 @@ describe("replay against the core and a real server", () => {
       [
         `/api/v2/trips/${encodeURIComponent(trip.id)}?locale=fr_FR&cur=EUR&_format=json`,
         `/api/v2/trips?locale=fr_FR&cur=EUR&fc=${a.lat}%7C${a.lon}&tc=${b.lat}%7C${b.lon}&limit=100`,
-        "/api/v2/trips/no-such-trip?locale=fr_FR&_format=json"
+        "/api/v2/trips/no-such-trip?locale=fr_FR&_format=json",
+        `/api/v2/trips/${encodeURIComponent(trip.id)}?locale=fr_FR&cur=EUR&_format=xml`
       ].join("\n")
     )
     const r = await run([log, "--target", "core", "--db", store.dbPath, "--compare", plantedServer.baseUrl, "--key-b", planted.key, "--json", join(tmp.dir, "planted.json")])
     expect(r.code).toBe(EXIT_DIFFERENCES)
     const report = JSON.parse(readFileSync(join(tmp.dir, "planted.json"), "utf8")) as Report
-    expect(report.compare).toMatchObject({ same: 1, different: 2 })
-    const [details, search] = report.compare!.differences
+    expect(report.compare).toMatchObject({ same: 1, different: 3, formatsDiffer: 0 })
+    const [details, search, xmlDetails] = report.compare!.differences
     expect(details).toMatchObject({ line: 1 })
     expect(details!.path).toMatch(/^price(_with_commission|_without_commission)?\.value$|^price\.string_value$/)
     expect(search!.line).toBe(2)
     expect(search!.path).toMatch(/^(trips\[\d+\]\.price|lowest_price|lowest_price_object|recommended_price|savings|facets)/)
     expect(r.stdout).toContain(`body at ${details!.path}`)
+    // The same difference in XML, named by its element path.
+    expect(xmlDetails).toMatchObject({ line: 4, path: `response.${details!.path}` })
 
     // Two core targets over the two stores see the same difference.
     const cores = await run([log, "--target", "core", "--db", store.dbPath, "--compare", "core", "--db-b", planted.dbPath, "--json", join(tmp.dir, "cores.json")])

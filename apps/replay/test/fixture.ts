@@ -75,6 +75,11 @@ export const sampleQueries = (lines: ReadonlyArray<string>): Array<string> => {
     out.push(`/api/v2/trips?${lc}&tc=${b.lat}%7C${b.lon}&seats=2&sort=trip_date`)
     out.push(`/api/v2/trips/${encodeURIComponent(t.id)}?${lc}&_format=json`)
     out.push(`/api/v2/trips/${encodeURIComponent(t.id)}/threads?${lc}&_format=json`)
+    if (k % 3 === 0) {
+      out.push(`/api/v2/trips?${lc}&fc=${a.lat}%7C${a.lon}&tc=${b.lat}%7C${b.lon}&_format=xml`)
+      out.push(`/api/v2/trips/${encodeURIComponent(t.id)}?${lc}&_format=xml`)
+      out.push(`/api/v2/trips/${encodeURIComponent(t.id)}/threads?${lc}&_format=xml`)
+    }
   }
   out.push("/api/v2/trips?locale=fr_FR&cur=EUR&fn=Nowhereville-sur-Rien&tn=Paris")
   out.push("/api/v2/trips?locale=fr_FR&cur=EUR&fc=95%7C2&tc=48.8%7C2.3")
@@ -85,6 +90,9 @@ export const sampleQueries = (lines: ReadonlyArray<string>): Array<string> => {
   out.push("/api/v2/trips?locale=fr_FR&cur=EUR&_format=yaml&fn=Paris")
   out.push("/api/v2/trips?locale=fr_FR&cur=EUR&pmin=20")
   out.push("/api/v2/trips/no-such-trip?locale=fr_FR&_format=json")
+  out.push("/api/v2/trips/no-such-trip?locale=fr_FR&_format=xml")
+  out.push("/api/v2/trips?locale=fr_FR&cur=EUR&fn=Nowhereville-sur-Rien&_format=xml")
+  out.push("/api/v2/trips?locale=fr_FR&cur=EUR&fn=%E0%A4%A&_format=xml")
   out.push("/api/v2/trips/%E0%A4%A?locale=fr_FR")
   out.push("/api/v2/elsewhere?locale=fr_FR")
   out.push("/API/V2/TRIPS/?locale=fr_FR&cur=EUR&fn=Paris&tn=Lyon")

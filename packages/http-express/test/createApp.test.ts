@@ -16,7 +16,7 @@ import {
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { XMLParser } from "fast-xml-parser"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { createApp, secondsToUtcMidnight, utcDay, type UseCases } from "../src/index.js"
+import { answerApiRequest, createApp, keyQuota, secondsToUtcMidnight, utcDay, type UseCases } from "../src/index.js"
 import { listen, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
 
 // A fixed clock 90 s before a UTC midnight: the quota day and Retry-After are known.
@@ -326,6 +326,66 @@ describe("createApp over a real listening server", () => {
       const threads = await get("/api/v2/trips/t-1/threads?locale=fr_FR&_format=xml", { key: KEY })
       const doc = xmlParser.parse(await threads.text()).response
       expect(doc.threads.thread[0].question).toBe("Pets?")
+    })
+  })
+
+  describe("answerApiRequest, the same answer without Express", () => {
+    const targets = [
+      search,
+      `${search}&_format=xml`,
+      `${search}&_format=yaml`,
+      `${search}&seats=1&seats=2`,
+      "/api/v2/trips?locale=fr_FR&cur=EUR&fn=Nowhere&_format=xml",
+      "/api/v2/trips?locale=fr_FR&cur=EUR&fn=Busy",
+      "/api/v2/trips?locale=fr_FR&cur=EUR&fn=Boom",
+      "/api/v2/trips?cur=EUR",
+      "/api/v2/trips?locale=fr_FR&fn=%ZZ&_format=xml",
+      "/API/V2/Trips/?locale=fr_FR&cur=EUR",
+      "/api/v2/trips/t-1_0_2?locale=fr_FR",
+      "/api/v2/trips/missing/?locale=fr_FR&_format=xml",
+      "/api/v2/trips/t%201/threads?locale=fr_FR&_format=xml",
+      "/api/v2/trips/%ZZ?locale=fr_FR",
+      "/api/v2/trips//threads",
+      "/api/v3/trips?_format=xml",
+      "/health",
+      `${search}&fn=${"a".repeat(9000)}`
+    ]
+
+    it("answers every request with the app's status, headers and body", async () => {
+      const options = {
+        apiBaseUrl: "https://api.test",
+        websiteBaseUrl: "https://www.test",
+        useCases: fakeUseCases,
+        admission: keyQuota
+      }
+      for (const [i, target] of targets.entries()) {
+        for (const headers of [{ key: KEY }, { key: KEY, accept: "application/xml" }, {}]) {
+          const requestId = `same-${i}`
+          // Each from the same quota usage: the rate headers must agree too.
+          memory.setUsage("k1", DAY, 7)
+          const response = await get(target, { ...headers, "x-request-id": requestId })
+          memory.setUsage("k1", DAY, 7)
+          const reply = await answerApiRequest(runtime, { method: "GET", url: target, headers }, options, { requestId, receivedAtMs: NOW })
+          const label = `${target.slice(0, 80)} ${JSON.stringify(headers)}`
+          expect(reply.status, label).toBe(response.status)
+          expect(reply.body, label).toBe(await response.text())
+          for (const [name, value] of Object.entries(reply.headers)) expect(response.headers.get(name), `${label} ${name}`).toBe(value)
+        }
+      }
+    })
+
+    it("without an admission, runs the use-case with no key and leaves the quota alone", async () => {
+      const reply = await answerApiRequest(runtime, { method: "GET", url: `${search}&key=${KEY}&_format=xml`, headers: {} }, {
+        apiBaseUrl: "https://api.test",
+        websiteBaseUrl: "https://www.test",
+        useCases: fakeUseCases
+      })
+      expect(reply.status).toBe(200)
+      expect(reply.headers).toEqual({ "Cache-Control": "private, max-age=600", "Content-Type": "application/xml; charset=utf-8" })
+      const doc = xmlParser.parse(reply.body).response
+      expect(doc.params_seen).toBe("_format,cur,fn,locale,tn")
+      expect(doc.links._self).toBe("https://api.test/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris&tn=Lyon&_format=xml")
+      expect(memory.usageOf("k1", DAY)).toBe(0)
     })
   })
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest"
+import { readApiRequest } from "../src/index.js"
+
+const read = (url: string, headers: Record<string, string> = {}, method = "GET") => readApiRequest({ method, url, headers })
+
+describe("readApiRequest", () => {
+  it("routes as Express did: case-insensitive, one optional trailing slash, the id decoded", () => {
+    expect(read("/API/v2/Trips/?fn=Paris")).toMatchObject({ _tag: "UseCase", route: { _tag: "Search" }, path: "/API/v2/Trips/" })
+    expect(read("/api/v2/trips/a%20b")).toMatchObject({ route: { _tag: "Details", id: "a b" } })
+    expect(read("/api/v2/trips/threads")).toMatchObject({ route: { _tag: "Details", id: "threads" } })
+    expect(read("/api/v2/trips/x/threads/")).toMatchObject({ route: { _tag: "Threads", id: "x" } })
+    expect(read("/HEALTH/")).toEqual({ _tag: "Health", apiRequest: false })
+    for (const url of ["/api/v2/trips//", "/api/v2/trips//threads", "/api/v2/trips/x/y", "/api/v2/tripsx", "/"]) {
+      expect(read(url), url).toMatchObject({ _tag: "Refused", apiRequest: false, reply: { status: 404, token: "resource.not_found" } })
+    }
+  })
+
+  it("refuses in the server's order, in the best format it can tell", () => {
+    const long = `/api/v2/trips?fn=${"a".repeat(9000)}`
+    expect(read(long, {}, "POST")).toMatchObject({ reply: { status: 414 }, format: "json" })
+    expect(read("/nowhere?_format=xml", { "content-length": "3" }, "POST")).toMatchObject({
+      reply: { status: 405 },
+      format: "xml",
+      headers: { Allow: "GET", Connection: "close" }
+    })
+    expect(read("/api/v2/trips", { "transfer-encoding": "chunked", accept: "text/xml" })).toMatchObject({ reply: { status: 413 }, format: "xml" })
+    expect(read("/api/v2/trips/%ZZ?_format=xml")).toMatchObject({ apiRequest: false, reply: { status: 400, message: "id: malformed percent-encoding in the path" } })
+    // Past the route, a refusal is an API request (the query log records it).
+    expect(read("/api/v2/trips?fn=%ZZ", { accept: "application/xml" })).toMatchObject({ apiRequest: true, format: "xml", reply: { status: 400 } })
+    expect(read("/api/v2/trips?_format=yaml", { accept: "application/xml" })).toMatchObject({ apiRequest: true, format: "json", reply: { status: 400 } })
+  })
+
+  it("hands the key apart: never in the params nor in the query that links see", () => {
+    const r = read("/api/v2/trips?locale=fr_FR&key=abc&fn=Saint+%C3%89tienne&key=def", { key: "hdr" })
+    expect(r).toMatchObject({ _tag: "UseCase", keys: { header: "hdr", query: ["abc", "def"] }, query: "locale=fr_FR&fn=Saint+%C3%89tienne" })
+    expect(r._tag === "UseCase" && { ...r.params }).toEqual({ locale: "fr_FR", fn: "Saint Étienne" })
+  })
+})
