@@ -1,5 +1,5 @@
 import { boundingBox } from "../geo/boundingBox.js"
-import { haversineKm } from "../geo/haversine.js"
+import { EARTH_RADIUS_KM, haversineKm } from "../geo/haversine.js"
 import { CURRENCIES, MINOR_DIGITS, type CurrencyCode } from "../model/Locale.js"
 import { mulDivRound2, scaledRate } from "../pricing/exactMath.js"
 import type { IndexRecord } from "./IndexRecord.js"
@@ -30,6 +30,7 @@ const F_HOUR = 4
 const F_PRICE = 8
 const F_PHOTO = 16
 
+const RAD = Math.PI / 180
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
@@ -83,6 +84,11 @@ export class TripIndex {
   private wUtc: Float64Array = new Float64Array(4096)
   private wLocal: Float64Array = new Float64Array(4096)
   private wSlot: Int32Array = new Int32Array(4096)
+  // Unit vectors: a chord test rejects far waypoints in a few multiplications, and the exact
+  // haversine is computed only for the waypoints of candidate trips.
+  private wX: Float64Array = new Float64Array(4096)
+  private wY: Float64Array = new Float64Array(4096)
+  private wZ: Float64Array = new Float64Array(4096)
   private legPrice: Int32Array = new Int32Array(4096)
   private legDist: Int32Array = new Int32Array(4096)
   private waypoints = 0
@@ -93,10 +99,8 @@ export class TripIndex {
   private query = 0
   private tripStampT: Int32Array = new Int32Array(1024)
   private tripStampF: Int32Array = new Int32Array(1024)
-  private wStampF: Int32Array = new Int32Array(4096)
-  private wStampT: Int32Array = new Int32Array(4096)
-  private wDistF: Float64Array = new Float64Array(4096)
-  private wDistT: Float64Array = new Float64Array(4096)
+  private readonly distF = new Float64Array(16)
+  private readonly distT = new Float64Array(16)
 
   static from(records: Iterable<IndexRecord>): TripIndex {
     const index = new TripIndex()
@@ -142,6 +146,10 @@ export class TripIndex {
       this.wUtc[w] = utc
       this.wLocal[w] = utc + r.zoneOffsetMin[k]! * 60_000
       this.wSlot[w] = slot
+      const cosLat = Math.cos(lat * RAD)
+      this.wX[w] = cosLat * Math.cos(lon * RAD)
+      this.wY[w] = cosLat * Math.sin(lon * RAD)
+      this.wZ[w] = Math.sin(lat * RAD)
       this.legPrice[w] = k < n - 1 ? r.legPriceMinor[k]! : 0
       this.legDist[w] = k < n - 1 ? r.legDistanceM[k]! : 0
       const key = cellKey(latCell(lat), lonCell(lon))
@@ -235,18 +243,24 @@ export class TripIndex {
     this.wSlot = growI32(this.wSlot, n)
     this.legPrice = growI32(this.legPrice, n)
     this.legDist = growI32(this.legDist, n)
-    this.wStampF = growI32(this.wStampF, n)
-    this.wStampT = growI32(this.wStampT, n)
-    this.wDistF = growF64(this.wDistF, n)
-    this.wDistT = growF64(this.wDistT, n)
+    this.wX = growF64(this.wX, n)
+    this.wY = growF64(this.wY, n)
+    this.wZ = growF64(this.wZ, n)
   }
 
   /**
-   * Visits every live waypoint within `place.radiusKm`, skipping first (`skip = "first"`) or
-   * last (`"last"`) waypoints of their trip, as the matching rule of each side requires.
+   * Visits the trip slot of every live waypoint that may lie within `place.radiusKm`, skipping
+   * first (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching rule of
+   * each side requires. The chord test errs on the inclusive side; exact distances come later.
    */
-  private scanNear(place: MatchPlace, skip: "first" | "last", visit: (w: number, slot: number, d: number) => void): void {
+  private scanNear(place: MatchPlace, skip: "first" | "last", visit: (slot: number) => void): void {
     const box = boundingBox(place.lat, place.lon, place.radiusKm)
+    const cosLat = Math.cos(place.lat * RAD)
+    const px = cosLat * Math.cos(place.lon * RAD)
+    const py = cosLat * Math.sin(place.lon * RAD)
+    const pz = Math.sin(place.lat * RAD)
+    const chord = 2 * Math.sin(Math.min(Math.PI, place.radiusKm / EARTH_RADIUS_KM) / 2)
+    const limit = chord * chord * (1 + 1e-9) + 1e-15
     const la0 = latCell(box.minLat)
     const la1 = latCell(box.maxLat)
     for (const [west, east] of box.lonRanges) {
@@ -258,15 +272,26 @@ export class TripIndex {
           if (cell === undefined) continue
           for (let c = 0; c < cell.length; c++) {
             const w = cell[c]!
+            const dx = this.wX[w]! - px
+            const dy = this.wY[w]! - py
+            const dz = this.wZ[w]! - pz
+            if (dx * dx + dy * dy + dz * dz > limit) continue
             const slot = this.wSlot[w]!
             if (this.alive[slot] === 0) continue
             const k = w - this.wpStart[slot]!
             if (skip === "first" ? k === 0 : k === this.wpCount[slot]! - 1) continue
-            const d = haversineKm(place.lat, place.lon, this.wLat[w]!, this.wLon[w]!)
-            if (d <= place.radiusKm) visit(w, slot, d)
+            visit(slot)
           }
         }
       }
+    }
+  }
+
+  /** Exact distances from `place` to waypoints `from..to` of a trip, Infinity outside the radius. */
+  private distancesTo(place: MatchPlace, w0: number, from: number, to: number, out: Float64Array): void {
+    for (let k = from; k <= to; k++) {
+      const d = haversineKm(place.lat, place.lon, this.wLat[w0 + k]!, this.wLon[w0 + k]!)
+      out[k] = d <= place.radiusKm ? d : Infinity
     }
   }
 
@@ -275,16 +300,12 @@ export class TripIndex {
       this.query = 1
       this.tripStampF.fill(0)
       this.tripStampT.fill(0)
-      this.wStampF.fill(0)
-      this.wStampT.fill(0)
     }
     const q = this.query
     const candidates: Array<number> = []
     const { from, to } = req
     if (to !== undefined) {
-      this.scanNear(to, "first", (w, slot, d) => {
-        this.wStampT[w] = q
-        this.wDistT[w] = d
+      this.scanNear(to, "first", (slot) => {
         if (this.tripStampT[slot] !== q) {
           this.tripStampT[slot] = q
           if (from === undefined) candidates.push(slot)
@@ -292,15 +313,15 @@ export class TripIndex {
       })
     }
     if (from !== undefined) {
-      this.scanNear(from, "last", (w, slot, d) => {
-        this.wStampF[w] = q
-        this.wDistF[w] = d
+      this.scanNear(from, "last", (slot) => {
         if (this.tripStampF[slot] !== q && (to === undefined || this.tripStampT[slot] === q)) {
           this.tripStampF[slot] = q
           candidates.push(slot)
         }
       })
     }
+    const dF = this.distF
+    const dT = this.distT
 
     // Per-request price conversion factors, per trip currency (SEMANTICS §6).
     const cur = req.currency
@@ -324,6 +345,8 @@ export class TripIndex {
     const mJ: Array<number> = []
     const mPrice: Array<number> = []
     const mUtc: Array<number> = []
+    const mFromKm: Array<number> = []
+    const mToKm: Array<number> = []
     let full = 0
     let lowest = Infinity
 
@@ -333,14 +356,15 @@ export class TripIndex {
       const last = this.wpCount[slot]! - 1
       let bi = -1
       let bj = -1
+      if (from !== undefined) this.distancesTo(from, w0, 0, last - 1, dF)
+      if (to !== undefined) this.distancesTo(to, w0, 1, last, dT)
       if (from !== undefined && to !== undefined) {
         let best = Infinity
         for (let i = 0; i < last; i++) {
-          if (this.wStampF[w0 + i] !== q) continue
-          const di = this.wDistF[w0 + i]!
+          const di = dF[i]!
+          if (di === Infinity) continue
           for (let j = i + 1; j <= last; j++) {
-            if (this.wStampT[w0 + j] !== q) continue
-            const s = di + this.wDistT[w0 + j]!
+            const s = di + dT[j]!
             if (s < best) {
               best = s
               bi = i
@@ -348,12 +372,11 @@ export class TripIndex {
             }
           }
         }
-        if (bi < 0) continue
       } else if (from !== undefined) {
         let best = Infinity
         for (let i = 0; i < last; i++) {
-          if (this.wStampF[w0 + i] === q && this.wDistF[w0 + i]! < best) {
-            best = this.wDistF[w0 + i]!
+          if (dF[i]! < best) {
+            best = dF[i]!
             bi = i
           }
         }
@@ -362,12 +385,14 @@ export class TripIndex {
         let best = Infinity
         bi = 0
         for (let j = 1; j <= last; j++) {
-          if (this.wStampT[w0 + j] === q && this.wDistT[w0 + j]! < best) {
-            best = this.wDistT[w0 + j]!
+          if (dT[j]! < best) {
+            best = dT[j]!
             bj = j
           }
         }
       }
+      // The chord test let through a waypoint just outside the radius, and nothing else matched.
+      if (bi < 0 || bj < 0) continue
 
       const wi = w0 + bi
       const utc = this.wUtc[wi]!
@@ -414,6 +439,8 @@ export class TripIndex {
       mJ.push(bj)
       mPrice.push(price)
       mUtc.push(utc)
+      mFromKm.push(from !== undefined ? dF[bi]! : 0)
+      mToKm.push(to !== undefined ? dT[bj]! : 0)
       if (seatsLeft === 0) full++
       if (price < lowest) lowest = price
     }
@@ -436,17 +463,13 @@ export class TripIndex {
         ? (a: number, b: number) => dir * (mPrice[a]! - mPrice[b]!) || mUtc[a]! - mUtc[b]! || byPid(a, b)
         : (a: number, b: number) => dir * (mUtc[a]! - mUtc[b]!) || mPrice[a]! - mPrice[b]! || byPid(a, b)
 
-    const hit = (m: number): SegmentHit => {
-      const slot = mSlot[m]!
-      const w0 = this.wpStart[slot]!
-      return {
-        id: this.ids[slot]!,
-        i: mI[m]!,
-        j: mJ[m]!,
-        ...(from !== undefined ? { fromKm: this.wDistF[w0 + mI[m]!]! } : {}),
-        ...(to !== undefined ? { toKm: this.wDistT[w0 + mJ[m]!]! } : {})
-      }
-    }
+    const hit = (m: number): SegmentHit => ({
+      id: this.ids[mSlot[m]!]!,
+      i: mI[m]!,
+      j: mJ[m]!,
+      ...(from !== undefined ? { fromKm: mFromKm[m]! } : {}),
+      ...(to !== undefined ? { toKm: mToKm[m]! } : {})
+    })
 
     const order = Array.from({ length: total }, (_, m) => m)
     const end = Math.min(total, req.offset + req.limit)
