@@ -1,0 +1,59 @@
+// A closed-loop HTTP load generator, run as its own process so that it does not share the
+// server's event loop: `concurrency` keep-alive loops over a list of paths for `seconds`.
+// Prints one JSON line: requests, rps, latency percentiles (nearest rank), statuses, bytes.
+import { readFileSync } from "node:fs"
+import { Agent, request } from "node:http"
+import { parseArgs } from "node:util"
+
+const { values } = parseArgs({
+  options: {
+    base: { type: "string" },
+    paths: { type: "string" },
+    key: { type: "string", default: "" },
+    concurrency: { type: "string", default: "32" },
+    seconds: { type: "string", default: "10" }
+  }
+})
+const base = new URL(values.base)
+const paths = readFileSync(values.paths, "utf8").split("\n").filter((l) => l !== "")
+const concurrency = Number(values.concurrency)
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+const headers = values.key ? { key: values.key } : {}
+
+const once = (path) =>
+  new Promise((resolve, reject) => {
+    const req = request({ host: base.hostname, port: base.port, path, agent, headers }, (res) => {
+      let bytes = 0
+      res.on("data", (c) => (bytes += c.length))
+      res.on("end", () => resolve({ status: res.statusCode, bytes }))
+      res.on("error", reject)
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+const latencies = []
+const statuses = {}
+let next = 0
+let bytes = 0
+const started = performance.now()
+const deadline = started + Number(values.seconds) * 1000
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (performance.now() < deadline) {
+      const path = paths[next++ % paths.length]
+      const t0 = performance.now()
+      const r = await once(path)
+      latencies.push(performance.now() - t0)
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1
+      bytes += r.bytes
+    }
+  })
+)
+const seconds = (performance.now() - started) / 1000
+latencies.sort((a, b) => a - b)
+const rank = (p) => latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)]
+console.log(
+  JSON.stringify({ requests: latencies.length, seconds, rps: latencies.length / seconds, p50: rank(50), p99: rank(99), statuses, meanBytes: bytes / latencies.length })
+)
+agent.destroy()
