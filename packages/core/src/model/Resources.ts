@@ -71,7 +71,8 @@ const Routing = Schema.Struct({
 
 const DATE = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/
 
-export const Trip = Schema.Struct({
+/** What a search trip and a trip detail both carry about the segment. */
+const SegmentFields = {
   links: Links,
   departure_date: Schema.String.pipe(Schema.pattern(DATE)),
   departure_place: Place,
@@ -85,7 +86,11 @@ export const Trip = Schema.Struct({
   seats: Int,
   duration: ValueObject,
   distance: ValueObject,
-  permanent_id: Schema.String,
+  permanent_id: Schema.String
+}
+
+export const Trip = Schema.Struct({
+  ...SegmentFields,
   // Some recorded trips have no car at all.
   car: Schema.optional(Car),
   multimodal_id: Schema.optional(Schema.Struct({ source: Schema.String, id: Schema.String })),
@@ -140,23 +145,10 @@ const PlanEntry = Schema.Struct({
 })
 
 export const TripDetail = Schema.Struct({
-  links: Links,
-  departure_date: Schema.String.pipe(Schema.pattern(DATE)),
+  ...SegmentFields,
   departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)),
   is_passed: Schema.Boolean,
-  departure_place: Place,
-  arrival_place: Place,
-  departure_meeting_point: Schema.optional(MeetingPoint),
-  price: Price,
-  price_with_commission: Price,
-  price_without_commission: Price,
-  commission: Price,
-  seats_left: Int,
-  seats: Int,
   seats_count_origin: Int,
-  duration: ValueObject,
-  distance: ValueObject,
-  permanent_id: Schema.String,
   main_permanent_id: Schema.optional(Schema.String),
   comment: Schema.optional(Schema.String),
   car: Car,
