@@ -63,15 +63,16 @@ describe("TripIndex against the brute-force reference", () => {
     )
   })
 
-  it("follows updates and removals like a rebuilt index", () => {
+  it("follows updates and removals like a rebuilt index, through grid rebuilds and compactions", () => {
     fc.assert(
       fc.property(
+        fc.constantFrom({}, { rebuildAfter: 1, compactAfter: 1 }, { rebuildAfter: 5, compactAfter: 3 }),
         indexRecords(40),
         fc.array(fc.tuple(fc.integer({ min: 0, max: 45 }), fc.boolean()), { maxLength: 30 }),
         fc.array(indexRecord("x"), { minLength: 30, maxLength: 30 }),
         matchRequest,
-        (records, ops, replacements, req) => {
-          const index = TripIndex.from(records)
+        (options, records, ops, replacements, req) => {
+          const index = TripIndex.from(records, options)
           const live = new Map(records.map((r) => [r.id, r]))
           ops.forEach(([k, remove], n) => {
             const id = `t${k}`

@@ -25,7 +25,9 @@ const open = () => {
     const store = makeSqliteTripStore(db)
     const index = new TripIndex()
     const t0 = performance.now()
+    index.beginLoad()
     const seq = Effect.runSync(store.scanIndex((r) => index.upsert(r)))
+    index.endLoad()
     return { store, index, seq, buildMs: performance.now() - t0 }
   } catch (e) {
     post({ _tag: "GeoWorkerStartFailed", threadId, message: e instanceof Error ? e.message : String(e) })

@@ -16,7 +16,9 @@ export class InMemoryTripMatcher {
     Effect.gen(function* () {
       const store = yield* TripStore
       const index = new TripIndex()
+      index.beginLoad()
       let seq = yield* store.scanIndex((r) => index.upsert(r))
+      index.endLoad()
       const refresh = Effect.gen(function* () {
         const changes = yield* store.changesSince(seq)
         if (changes.upserts.length > 0 || changes.removed.length > 0) index.apply(changes.upserts, changes.removed)

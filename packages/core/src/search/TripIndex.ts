@@ -61,7 +61,23 @@ const yyyymmdd = (day: number): number => {
 const sortedEntries = (m: Map<number, number>): Array<readonly [number, number]> =>
   [...m.entries()].sort((a, b) => a[0] - b[0])
 
+/** When the index reorganises itself; the defaults suit production, tests lower them. */
+export interface TripIndexOptions {
+  /** Waypoints waiting outside the CSR grid before it is rebuilt (at least a quarter of the grid). */
+  readonly rebuildAfter?: number
+  /** Dead trip slots before the arrays are compacted (at least a quarter of all slots). */
+  readonly compactAfter?: number
+}
+
 export class TripIndex {
+  private readonly rebuildAfter: number
+  private readonly compactAfter: number
+
+  constructor(options: TripIndexOptions = {}) {
+    this.rebuildAfter = options.rebuildAfter ?? 65_536
+    this.compactAfter = options.compactAfter ?? 1024
+  }
+
   // Trip slots.
   private ids: Array<string> = []
   private slotOf = new Map<string, number>()
@@ -84,16 +100,21 @@ export class TripIndex {
   private wUtc: Float64Array = new Float64Array(4096)
   private wLocal: Float64Array = new Float64Array(4096)
   private wSlot: Int32Array = new Int32Array(4096)
-  // Unit vectors: a chord test rejects far waypoints in a few multiplications, and the exact
-  // haversine is computed only for the waypoints of candidate trips.
-  private wX: Float64Array = new Float64Array(4096)
-  private wY: Float64Array = new Float64Array(4096)
-  private wZ: Float64Array = new Float64Array(4096)
   private legPrice: Int32Array = new Int32Array(4096)
   private legDist: Int32Array = new Int32Array(4096)
   private waypoints = 0
 
-  private cells = new Map<number, Array<number>>()
+  // The grid, in CSR form: waypoint ids sorted by cell, with each entry's unit vector copied
+  // beside it (x, y, z), so that scanning a cell is a linear read and a chord test rejects far
+  // waypoints without touching the per-waypoint arrays. Waypoints upserted since the last build
+  // wait in `extra` ([w, x, y, z] per entry) until the next rebuild.
+  private gridCell = new Map<number, number>()
+  private gridStart: Int32Array = new Int32Array(1)
+  private gridW: Int32Array = new Int32Array(0)
+  private gridXYZ: Float64Array = new Float64Array(0)
+  private extra = new Map<number, Array<number>>()
+  private extraCount = 0
+  private loading = false
 
   // Per-query scratch: a stamp says "written by query q", so nothing needs clearing between queries.
   private query = 0
@@ -102,10 +123,22 @@ export class TripIndex {
   private readonly distF = new Float64Array(16)
   private readonly distT = new Float64Array(16)
 
-  static from(records: Iterable<IndexRecord>): TripIndex {
-    const index = new TripIndex()
+  static from(records: Iterable<IndexRecord>, options: TripIndexOptions = {}): TripIndex {
+    const index = new TripIndex(options)
+    index.beginLoad()
     for (const r of records) index.upsert(r)
+    index.endLoad()
     return index
+  }
+
+  /** Bulk load: upserts until `endLoad` skip the grid, which `endLoad` then builds once. */
+  beginLoad(): void {
+    this.loading = true
+  }
+
+  endLoad(): void {
+    this.loading = false
+    this.rebuildGrid()
   }
 
   /** Active trips. */
@@ -146,18 +179,67 @@ export class TripIndex {
       this.wUtc[w] = utc
       this.wLocal[w] = utc + r.zoneOffsetMin[k]! * 60_000
       this.wSlot[w] = slot
-      const cosLat = Math.cos(lat * RAD)
-      this.wX[w] = cosLat * Math.cos(lon * RAD)
-      this.wY[w] = cosLat * Math.sin(lon * RAD)
-      this.wZ[w] = Math.sin(lat * RAD)
       this.legPrice[w] = k < n - 1 ? r.legPriceMinor[k]! : 0
       this.legDist[w] = k < n - 1 ? r.legDistanceM[k]! : 0
-      const key = cellKey(latCell(lat), lonCell(lon))
-      const cell = this.cells.get(key)
-      if (cell === undefined) this.cells.set(key, [w])
-      else cell.push(w)
+      if (!this.loading) {
+        const key = cellKey(latCell(lat), lonCell(lon))
+        const cosLat = Math.cos(lat * RAD)
+        const entry = [w, cosLat * Math.cos(lon * RAD), cosLat * Math.sin(lon * RAD), Math.sin(lat * RAD)]
+        const cell = this.extra.get(key)
+        if (cell === undefined) this.extra.set(key, entry)
+        else cell.push(...entry)
+        this.extraCount++
+      }
     }
     this.waypoints = w0 + n
+    if (this.extraCount > Math.max(this.rebuildAfter, this.gridW.length / 4)) this.rebuildGrid()
+  }
+
+  /** The CSR grid over every live waypoint (counting sort by cell); `extra` is emptied. */
+  private rebuildGrid(): void {
+    const keys = new Int32Array(this.waypoints)
+    const cellOf = new Map<number, number>()
+    const counts: Array<number> = []
+    let live = 0
+    for (let w = 0; w < this.waypoints; w++) {
+      if (this.alive[this.wSlot[w]!] === 0) {
+        keys[w] = -1
+        continue
+      }
+      const key = cellKey(latCell(this.wLat[w]!), lonCell(this.wLon[w]!))
+      let c = cellOf.get(key)
+      if (c === undefined) {
+        c = counts.length
+        cellOf.set(key, c)
+        counts.push(0)
+      }
+      counts[c]!++
+      keys[w] = c
+      live++
+    }
+    const start = new Int32Array(counts.length + 1)
+    for (let c = 0; c < counts.length; c++) start[c + 1] = start[c]! + counts[c]!
+    const fill = start.slice(0, counts.length)
+    const ids = new Int32Array(live)
+    const xyz = new Float64Array(3 * live)
+    for (let w = 0; w < this.waypoints; w++) {
+      const c = keys[w]!
+      if (c < 0) continue
+      const at = fill[c]!++
+      ids[at] = w
+      const lat = this.wLat[w]! * RAD
+      const lon = this.wLon[w]! * RAD
+      const cosLat = Math.cos(lat)
+      xyz[3 * at] = cosLat * Math.cos(lon)
+      xyz[3 * at + 1] = cosLat * Math.sin(lon)
+      xyz[3 * at + 2] = Math.sin(lat)
+    }
+    this.gridCell = cellOf
+    this.gridStart = start
+    this.gridW = ids
+    this.gridXYZ = xyz
+    this.extra = new Map()
+    this.extraCount = 0
   }
 
   remove(id: string): void {
@@ -175,10 +257,10 @@ export class TripIndex {
 
   /** Rebuilds the arrays without dead slots once they are a quarter of all slots. */
   maybeCompact(): void {
-    if (this.dead < 1024 || this.dead * 4 < this.slots) return
+    if (this.dead < this.compactAfter || this.dead * 4 < this.slots) return
     const records: Array<IndexRecord> = []
     for (let s = 0; s < this.slots; s++) if (this.alive[s] === 1) records.push(this.recordOf(s))
-    const fresh = TripIndex.from(records)
+    const fresh = TripIndex.from(records, { rebuildAfter: this.rebuildAfter, compactAfter: this.compactAfter })
     Object.assign(this, fresh)
   }
 
@@ -243,17 +325,15 @@ export class TripIndex {
     this.wSlot = growI32(this.wSlot, n)
     this.legPrice = growI32(this.legPrice, n)
     this.legDist = growI32(this.legDist, n)
-    this.wX = growF64(this.wX, n)
-    this.wY = growF64(this.wY, n)
-    this.wZ = growF64(this.wZ, n)
   }
 
   /**
-   * Visits the trip slot of every live waypoint that may lie within `place.radiusKm`, skipping
-   * first (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching rule of
-   * each side requires. The chord test errs on the inclusive side; exact distances come later.
+   * Calls `take` with the trip slot of every live waypoint that may lie within `place.radiusKm`,
+   * skipping first (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching
+   * rule of each side requires. The chord test errs on the inclusive side; exact distances come
+   * later, for candidate trips only.
    */
-  private scanNear(place: MatchPlace, skip: "first" | "last", visit: (slot: number) => void): void {
+  private scanNear(place: MatchPlace, skip: "first" | "last", take: (slot: number) => void): void {
     const box = boundingBox(place.lat, place.lon, place.radiusKm)
     const cosLat = Math.cos(place.lat * RAD)
     const px = cosLat * Math.cos(place.lon * RAD)
@@ -261,6 +341,15 @@ export class TripIndex {
     const pz = Math.sin(place.lat * RAD)
     const chord = 2 * Math.sin(Math.min(Math.PI, place.radiusKm / EARTH_RADIUS_KM) / 2)
     const limit = chord * chord * (1 + 1e-9) + 1e-15
+    const skipFirst = skip === "first"
+    const { gridStart, gridW, gridXYZ, alive, wSlot, wpStart, wpCount } = this
+    const consider = (w: number): void => {
+      const slot = wSlot[w]!
+      if (alive[slot] === 0) return
+      const k = w - wpStart[slot]!
+      if (skipFirst ? k === 0 : k === wpCount[slot]! - 1) return
+      take(slot)
+    }
     const la0 = latCell(box.minLat)
     const la1 = latCell(box.maxLat)
     for (const [west, east] of box.lonRanges) {
@@ -268,19 +357,24 @@ export class TripIndex {
       const lo1 = lonCell(east)
       for (let la = la0; la <= la1; la++) {
         for (let lo = lo0; lo <= lo1; lo++) {
-          const cell = this.cells.get(cellKey(la, lo))
-          if (cell === undefined) continue
-          for (let c = 0; c < cell.length; c++) {
-            const w = cell[c]!
-            const dx = this.wX[w]! - px
-            const dy = this.wY[w]! - py
-            const dz = this.wZ[w]! - pz
-            if (dx * dx + dy * dy + dz * dz > limit) continue
-            const slot = this.wSlot[w]!
-            if (this.alive[slot] === 0) continue
-            const k = w - this.wpStart[slot]!
-            if (skip === "first" ? k === 0 : k === this.wpCount[slot]! - 1) continue
-            visit(slot)
+          const key = cellKey(la, lo)
+          const c = this.gridCell.get(key)
+          if (c !== undefined) {
+            for (let e = gridStart[c]!, end = gridStart[c + 1]!; e < end; e++) {
+              const dx = gridXYZ[3 * e]! - px
+              const dy = gridXYZ[3 * e + 1]! - py
+              const dz = gridXYZ[3 * e + 2]! - pz
+              if (dx * dx + dy * dy + dz * dz <= limit) consider(gridW[e]!)
+            }
+          }
+          const more = this.extra.get(key)
+          if (more !== undefined) {
+            for (let e = 0; e < more.length; e += 4) {
+              const dx = more[e + 1]! - px
+              const dy = more[e + 2]! - py
+              const dz = more[e + 3]! - pz
+              if (dx * dx + dy * dy + dz * dz <= limit) consider(more[e]!)
+            }
           }
         }
       }
