@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-import { createWriteStream } from "node:fs"
+import { createWriteStream, writeFileSync } from "node:fs"
+import type { FeedTripInput } from "@tripsearch/core"
+import { generateQueryLog } from "./generateQueryLog.js"
 import { finished } from "node:stream/promises"
 import { parseCommandLine, USAGE, UsageError } from "./parseCommandLine.js"
 import { writeFeed } from "./writeFeed.js"
+
+/** Trips kept for the query log, whatever the feed's size. */
+const QUERY_SAMPLE = 20_000
 
 const main = async (): Promise<void> => {
   let options
@@ -26,13 +31,21 @@ const main = async (): Promise<void> => {
     process.exit(1)
   })
   const started = performance.now()
-  const lines = await writeFeed(options, out)
+  // The query log asks for the feed's own places and dates: keep an even sample of the trips.
+  const sample: Array<FeedTripInput> = []
+  const every = Math.max(1, Math.floor(options.trips / QUERY_SAMPLE))
+  const lines = await writeFeed(options, out, options.queries && ((trip, n) => void (n % every === 0 && sample.push(trip))))
   if (out !== process.stdout) {
     out.end()
     await finished(out)
   }
   const seconds = (performance.now() - started) / 1000
   process.stderr.write(`tripsearch-generate: ${lines} trips in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} trips/s)\n`)
+  if (options.queries !== undefined) {
+    const log = generateQueryLog({ trips: sample, count: options.queries.count, seed: options.seed, startMs: options.nowMs })
+    writeFileSync(options.queries.out, [...log].map((r) => JSON.stringify(r) + "\n").join(""))
+    process.stderr.write(`tripsearch-generate: ${options.queries.count} queries in ${options.queries.out}\n`)
+  }
 }
 
 await main()

@@ -1,14 +1,16 @@
 import { parseArgs } from "node:util"
 import type { GenerateFeedOptions } from "./generateFeed.js"
 
-export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE]
+export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE] [--queries Q --queries-out FILE]
 
 Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
-  --trips N    number of trips, an integer >= 0
-  --seed S     any text; the same seed (and --now) gives the same feed
-  --now ISO    reference instant, ISO 8601 with offset (2026-03-01T10:00:00Z):
-               departures fall within the 30 days after it
-  --out FILE   write to FILE instead of stdout`
+  --trips N             number of trips, an integer >= 0
+  --seed S              any text; the same seed (and --now) gives the same feed
+  --now ISO             reference instant, ISO 8601 with offset (2026-03-01T10:00:00Z):
+                        departures fall within the 30 days after it
+  --out FILE            write to FILE instead of stdout
+  --queries Q           also write Q recorded-query-log lines over the feed's trips
+  --queries-out FILE    where those go (the API's QUERY_LOG format, for tripsearch-replay)`
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
 
@@ -23,7 +25,12 @@ const isCalendarDate = (iso: string): boolean => {
 export class UsageError extends Error {}
 
 /** The command line as generator options, or a `UsageError` naming what is wrong. */
-export const parseCommandLine = (args: ReadonlyArray<string>): (GenerateFeedOptions & { readonly out?: string }) | "help" => {
+export interface CommandLine extends GenerateFeedOptions {
+  readonly out?: string
+  readonly queries?: { readonly count: number; readonly out: string }
+}
+
+export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "help" => {
   let values
   try {
     ;({ values } = parseArgs({
@@ -33,6 +40,8 @@ export const parseCommandLine = (args: ReadonlyArray<string>): (GenerateFeedOpti
         seed: { type: "string" },
         now: { type: "string" },
         out: { type: "string" },
+        queries: { type: "string" },
+        "queries-out": { type: "string" },
         help: { type: "boolean", short: "h" }
       },
       strict: true,
@@ -52,5 +61,13 @@ export const parseCommandLine = (args: ReadonlyArray<string>): (GenerateFeedOpti
     throw new UsageError(`--now must be an ISO 8601 date-time with offset like 2026-03-01T10:00:00Z, got "${values.now}"`)
   }
   if (values.out === "") throw new UsageError("--out must name a file")
-  return { trips, seed: values.seed!, nowMs, ...(values.out !== undefined ? { out: values.out } : {}) }
+  if ((values.queries === undefined) !== (values["queries-out"] === undefined)) throw new UsageError("--queries and --queries-out go together")
+  if (values["queries-out"] === "") throw new UsageError("--queries-out must name a file")
+  let queries: CommandLine["queries"]
+  if (values.queries !== undefined) {
+    const count = Number(values.queries)
+    if (!/^\d+$/.test(values.queries) || !Number.isSafeInteger(count)) throw new UsageError(`--queries must be an integer >= 0, got "${values.queries}"`)
+    queries = { count, out: values["queries-out"]! }
+  }
+  return { trips, seed: values.seed!, nowMs, ...(values.out !== undefined ? { out: values.out } : {}), ...(queries ? { queries } : {}) }
 }

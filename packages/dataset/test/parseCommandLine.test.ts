@@ -38,3 +38,13 @@ describe("parseCommandLine", () => {
     expect(problem(["--trips", "3", "--seed", "s", "--now", "2026-03-01T10:00:00Z", "extra"])).toMatch(/extra/)
   })
 })
+
+describe("the query log of tripsearch-generate", () => {
+  it("reads --queries with --queries-out, and refuses one without the other", () => {
+    const base = ["--trips", "10", "--seed", "s", "--now", "2026-03-01T10:00:00Z"]
+    expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q.ndjson"])).toMatchObject({ queries: { count: 5, out: "q.ndjson" } })
+    expect(() => parseCommandLine([...base, "--queries", "5"])).toThrow(/--queries and --queries-out go together/)
+    expect(() => parseCommandLine([...base, "--queries-out", "q.ndjson"])).toThrow(/go together/)
+    expect(() => parseCommandLine([...base, "--queries", "x", "--queries-out", "q.ndjson"])).toThrow(/--queries must be an integer/)
+  })
+})

@@ -1,0 +1,30 @@
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, expect, it } from "vitest"
+
+const run = promisify(execFile)
+const dir = mkdtempSync(join(tmpdir(), "tripsearch-generate-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+it("writes a feed and a recorded-query log over its trips, for tripsearch-replay", async () => {
+  const cli = new URL("../dist/cli.js", import.meta.url).pathname
+  const feed = join(dir, "feed.ndjson")
+  const log = join(dir, "queries.ndjson")
+  await run(process.execPath, [cli, "--trips", "300", "--seed", "q", "--now", "2026-03-01T10:00:00Z", "--out", feed, "--queries", "50", "--queries-out", log])
+  const trips = readFileSync(feed, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  const records = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  expect(trips).toHaveLength(300)
+  expect(records).toHaveLength(50)
+  const cities = new Set(trips.flatMap((t) => t.waypoints.map((w: { city: string }) => w.city)))
+  for (const r of records) {
+    expect(Object.keys(r)).toEqual(["time", "path", "query", "status", "duration_ms"])
+    expect(r.path.startsWith("/api/v2/trips")).toBe(true)
+  }
+  // The queries ask for the feed's own places.
+  const named = records.flatMap((r) => [...new URLSearchParams(r.query).entries()].filter(([k]) => k === "fn" || k === "tn").map(([, v]) => v))
+  expect(named.length).toBeGreaterThan(0)
+  for (const name of named) expect(cities.has(name)).toBe(true)
+})
