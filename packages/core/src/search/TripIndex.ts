@@ -271,6 +271,7 @@ export class TripIndex {
     this.maybeCompact()
   }
 
+  /** A live slot back as a record, for compaction only (see `legDurationS`). */
   private recordOf(slot: number): IndexRecord {
     const w0 = this.wpStart[slot]!
     const n = this.wpCount[slot]!
@@ -287,6 +288,7 @@ export class TripIndex {
       zoneOffsetMin: local.map((l, k) => (l - utc[k]!) / 60_000),
       legPriceMinor: range(this.legPrice, n - 1),
       legDistanceM: range(this.legDist, n - 1),
+      // Matching never reads durations, so the index does not keep them: a compacted record has none.
       legDurationS: new Array(n - 1).fill(0),
       currency: CURRENCIES[this.currency[slot]!]!,
       seats: this.seats[slot]!,
