@@ -6,7 +6,7 @@ import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { PoolTripMatcher } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, createApp, errorBody, jsonLineLogger, type RequestLogger } from "@tripsearch/http-express"
+import { type AppServices, createApp, errorBody, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -73,7 +73,8 @@ export interface CreateServerOptions {
  * gazetteer or the index) and the HTTP server around the Express app. Does not listen.
  */
 export const createServer = async ({ config, logger }: CreateServerOptions): Promise<ApiServer> => {
-  const supportLink = (token: string) => `${config.websiteBaseUrl}/developers/errors#${token}`
+  // The app's own default, so that parser-level errors link to the same help pages.
+  const supportLink = supportLinkOf({ websiteBaseUrl: config.websiteBaseUrl })
   const runtime = ManagedRuntime.make(apiLayer(config))
   await runtime.runtime()
 
@@ -88,8 +89,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
       queryLog,
-      logger: logger ?? jsonLineLogger(process.stdout, process.stderr),
-      supportLink
+      logger: logger ?? jsonLineLogger(process.stdout, process.stderr)
     }
   })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
