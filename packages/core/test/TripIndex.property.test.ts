@@ -1,7 +1,7 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { haversineKm, referenceSearch, segmentAmounts, TripIndex, type IndexRecord, type MatchRequest, type SegmentHit } from "@tripsearch/core"
-import { indexRecord, indexRecords, matchRequest } from "./arbitraries.js"
+import { EDGE_HUBS, indexRecord, indexRecords, matchRequest, matchRequestNear } from "./arbitraries.js"
 
 describe("TripIndex against the brute-force reference", () => {
   it("gives the reference's total, page, top trips, facets and aggregates", () => {
@@ -11,6 +11,16 @@ describe("TripIndex against the brute-force reference", () => {
         expect(index.search(req)).toEqual(referenceSearch(records, req))
       }),
       { numRuns: 400 }
+    )
+  })
+
+  it("agrees with the reference astride the antimeridian and by the pole", () => {
+    fc.assert(
+      fc.property(indexRecords(60, EDGE_HUBS), matchRequestNear(EDGE_HUBS), (records, req) => {
+        const index = TripIndex.from(records)
+        expect(index.search(req)).toEqual(referenceSearch(records, req))
+      }),
+      { numRuns: 300 }
     )
   })
 

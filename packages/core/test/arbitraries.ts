@@ -10,15 +10,31 @@ export const HUBS = [
   { lat: 47.0, lon: 3.6 }
 ] as const
 
+/** Hubs astride the antimeridian and by the pole, where bounding boxes split or span every longitude. */
+export const EDGE_HUBS = [
+  { lat: -17.7, lon: 179.9 },
+  { lat: -17.9, lon: -179.8 },
+  { lat: 89.7, lon: 10 },
+  { lat: 89.6, lon: -170 }
+] as const
+
+type Hub = { readonly lat: number; readonly lon: number }
+
 export const NOW = Date.UTC(2026, 10, 22, 9, 0, 0)
 
-const point = fc.record({ hub: fc.integer({ min: 0, max: HUBS.length - 1 }), dLat: fc.double({ min: -0.4, max: 0.4, noNaN: true }), dLon: fc.double({ min: -0.4, max: 0.4, noNaN: true }) })
-  .map(({ hub, dLat, dLon }) => ({ lat: HUBS[hub]!.lat + dLat, lon: HUBS[hub]!.lon + dLon }))
+const pointNear = (hubs: ReadonlyArray<Hub>) =>
+  fc
+    .record({ hub: fc.integer({ min: 0, max: hubs.length - 1 }), dLat: fc.double({ min: -0.4, max: 0.4, noNaN: true }), dLon: fc.double({ min: -0.4, max: 0.4, noNaN: true }) })
+    .map(({ hub, dLat, dLon }) => {
+      const lon = hubs[hub]!.lon + dLon
+      return { lat: Math.min(90, hubs[hub]!.lat + dLat), lon: lon >= 180 ? lon - 360 : lon < -180 ? lon + 360 : lon }
+    })
+const point = pointNear(HUBS)
 
-export const indexRecord = (id: string): fc.Arbitrary<IndexRecord> =>
+export const indexRecord = (id: string, hubs: ReadonlyArray<Hub> = HUBS): fc.Arbitrary<IndexRecord> =>
   fc
     .record({
-      points: fc.array(point, { minLength: 2, maxLength: 6 }),
+      points: fc.array(hubs === HUBS ? point : pointNear(hubs), { minLength: 2, maxLength: 6 }),
       departure: fc.integer({ min: -1 * 24 * 60, max: 8 * 24 * 60 }),
       gaps: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 5, maxLength: 5 }),
       zone: fc.constantFrom(0, 60, 120, -300, 330),
@@ -61,22 +77,23 @@ export const indexRecord = (id: string): fc.Arbitrary<IndexRecord> =>
     })
 
 /** Ids chosen so that code-unit order matters (`t10` < `t1_0_2` < `t9`). */
-export const indexRecords = (max: number): fc.Arbitrary<Array<IndexRecord>> =>
-  fc.integer({ min: 0, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => indexRecord(`t${k}`))))
+export const indexRecords = (max: number, hubs: ReadonlyArray<Hub> = HUBS): fc.Arbitrary<Array<IndexRecord>> =>
+  fc.integer({ min: 0, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => indexRecord(`t${k}`, hubs))))
 
-const place = fc.option(
-  fc.record({ p: point, radiusKm: fc.integer({ min: 1, max: 150 }) }).map(({ p, radiusKm }) => ({ ...p, radiusKm })),
-  { nil: undefined }
-)
+const placeNear = (hubs: ReadonlyArray<Hub>) =>
+  fc.option(
+    fc.record({ p: pointNear(hubs), radiusKm: fc.integer({ min: 1, max: 150 }) }).map(({ p, radiusKm }) => ({ ...p, radiusKm })),
+    { nil: undefined }
+  )
 /** Mostly absent, so that several filters rarely all apply and most runs still match trips. */
 const opt = <A>(a: fc.Arbitrary<A>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: a, weight: 1 })
 const rarely = fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 })
 const DAY = 86_400_000
 
-export const matchRequest: fc.Arbitrary<MatchRequest> = fc
+export const matchRequestNear = (hubs: ReadonlyArray<Hub>): fc.Arbitrary<MatchRequest> => fc
   .record({
-    from: place,
-    to: place,
+    from: placeNear(hubs),
+    to: placeNear(hubs),
     fromDay: opt(fc.integer({ min: 0, max: 6 })),
     span: fc.integer({ min: 0, max: 5 }),
     hourFrom: opt(fc.integer({ min: 0, max: 23 })),
@@ -118,3 +135,5 @@ export const matchRequest: fc.Arbitrary<MatchRequest> = fc
       withTopTrips: g.withTopTrips
     }
   })
+
+export const matchRequest: fc.Arbitrary<MatchRequest> = matchRequestNear(HUBS)

@@ -58,6 +58,28 @@ const yyyymmdd = (day: number): number => {
   return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate()
 }
 
+/** A bounding box as plain numbers; an absent second longitude range is empty (west > east). */
+interface FlatBox {
+  readonly minLat: number
+  readonly maxLat: number
+  readonly west0: number
+  readonly east0: number
+  readonly west1: number
+  readonly east1: number
+}
+const flatBox = (place: MatchPlace): FlatBox => {
+  const box = boundingBox(place.lat, place.lon, place.radiusKm)
+  const [first, second] = box.lonRanges
+  return {
+    minLat: box.minLat,
+    maxLat: box.maxLat,
+    west0: first![0],
+    east0: first![1],
+    west1: second !== undefined ? second[0] : 1,
+    east1: second !== undefined ? second[1] : 0
+  }
+}
+
 const sortedEntries = (m: Map<number, number>): Array<readonly [number, number]> =>
   [...m.entries()].sort((a, b) => a[0] - b[0])
 
@@ -118,8 +140,7 @@ export class TripIndex {
 
   // Per-query scratch: a stamp says "written by query q", so nothing needs clearing between queries.
   private query = 0
-  private tripStampT: Int32Array = new Int32Array(1024)
-  private tripStampF: Int32Array = new Int32Array(1024)
+  private tripStamp: Int32Array = new Int32Array(1024)
   private readonly distF = new Float64Array(16)
   private readonly distT = new Float64Array(16)
 
@@ -314,8 +335,7 @@ export class TripIndex {
     this.bookingType = growU8(this.bookingType, n)
     this.experience = growU8(this.experience, n)
     this.comfort = growU8(this.comfort, n)
-    this.tripStampT = growI32(this.tripStampT, n)
-    this.tripStampF = growI32(this.tripStampF, n)
+    this.tripStamp = growI32(this.tripStamp, n)
   }
 
   private ensureWaypoints(n: number): void {
@@ -327,6 +347,28 @@ export class TripIndex {
     this.wSlot = growI32(this.wSlot, n)
     this.legPrice = growI32(this.legPrice, n)
     this.legDist = growI32(this.legDist, n)
+  }
+
+  /** Grid entries (built and waiting) in the cells a scan around `place` reads. */
+  private scanLoad(place: MatchPlace): number {
+    const box = boundingBox(place.lat, place.lon, place.radiusKm)
+    const la0 = latCell(box.minLat)
+    const la1 = latCell(box.maxLat)
+    let n = 0
+    for (const [west, east] of box.lonRanges) {
+      const lo0 = lonCell(west)
+      const lo1 = lonCell(east)
+      for (let la = la0; la <= la1; la++) {
+        for (let lo = lo0; lo <= lo1; lo++) {
+          const key = cellKey(la, lo)
+          const c = this.gridCell.get(key)
+          if (c !== undefined) n += this.gridStart[c + 1]! - this.gridStart[c]!
+          const more = this.extra.get(key)
+          if (more !== undefined) n += more.length / 4
+        }
+      }
+    }
+    return n
   }
 
   /**
@@ -383,10 +425,19 @@ export class TripIndex {
     }
   }
 
-  /** Exact distances from `place` to waypoints `from..to` of a trip, Infinity outside the radius. */
-  private distancesTo(place: MatchPlace, w0: number, from: number, to: number, out: Float64Array): void {
+  /**
+   * Exact distances from `place` to waypoints `from..to` of a trip, Infinity outside the radius.
+   * The bounding box holds the whole circle, so a waypoint outside it needs no haversine.
+   */
+  private distancesTo(place: MatchPlace, box: FlatBox, w0: number, from: number, to: number, out: Float64Array): void {
     for (let k = from; k <= to; k++) {
-      const d = haversineKm(place.lat, place.lon, this.wLat[w0 + k]!, this.wLon[w0 + k]!)
+      const lat = this.wLat[w0 + k]!
+      const lon = this.wLon[w0 + k]!
+      if (lat < box.minLat || lat > box.maxLat || !((lon >= box.west0 && lon <= box.east0) || (lon >= box.west1 && lon <= box.east1))) {
+        out[k] = Infinity
+        continue
+      }
+      const d = haversineKm(place.lat, place.lon, lat, lon)
       out[k] = d <= place.radiusKm ? d : Infinity
     }
   }
@@ -394,28 +445,23 @@ export class TripIndex {
   search(req: MatchRequest): MatchResult {
     if (++this.query > 0x3fffffff) {
       this.query = 1
-      this.tripStampF.fill(0)
-      this.tripStampT.fill(0)
+      this.tripStamp.fill(0)
     }
     const q = this.query
     const candidates: Array<number> = []
     const { from, to } = req
-    if (to !== undefined) {
-      this.scanNear(to, "first", (slot) => {
-        if (this.tripStampT[slot] !== q) {
-          this.tripStampT[slot] = q
-          if (from === undefined) candidates.push(slot)
-        }
-      })
+    const collect = (slot: number): void => {
+      if (this.tripStamp[slot] !== q) {
+        this.tripStamp[slot] = q
+        candidates.push(slot)
+      }
     }
-    if (from !== undefined) {
-      this.scanNear(from, "last", (slot) => {
-        if (this.tripStampF[slot] !== q && (to === undefined || this.tripStampT[slot] === q)) {
-          this.tripStampF[slot] = q
-          candidates.push(slot)
-        }
-      })
-    }
+    // A pair is matched from one side only, the one with fewer waypoints around it: the other
+    // side is checked per candidate trip, which costs far less than scanning a second city.
+    if (from !== undefined && (to === undefined || this.scanLoad(from) <= this.scanLoad(to))) this.scanNear(from, "last", collect)
+    else if (to !== undefined) this.scanNear(to, "first", collect)
+    const fromBox = from !== undefined ? flatBox(from) : undefined
+    const toBox = to !== undefined ? flatBox(to) : undefined
     const dF = this.distF
     const dT = this.distT
 
@@ -452,8 +498,8 @@ export class TripIndex {
       const last = this.wpCount[slot]! - 1
       let bi = -1
       let bj = -1
-      if (from !== undefined) this.distancesTo(from, w0, 0, last - 1, dF)
-      if (to !== undefined) this.distancesTo(to, w0, 1, last, dT)
+      if (from !== undefined) this.distancesTo(from, fromBox!, w0, 0, last - 1, dF)
+      if (to !== undefined) this.distancesTo(to, toBox!, w0, 1, last, dT)
       if (from !== undefined && to !== undefined) {
         let best = Infinity
         for (let i = 0; i < last; i++) {
