@@ -19,3 +19,14 @@ export interface RequestContext {
 /** A JSON document whose key order is the response order (the XML encoder keeps it). */
 export type JsonObject = { readonly [key: string]: JsonValue }
 export type JsonValue = string | number | boolean | JsonObject | ReadonlyArray<JsonValue>
+
+/**
+ * A response body already encoded as JSON text, passed through as is: a worker thread that ran
+ * the use-case renders it there, so that the thread serving HTTP neither clones nor re-encodes it.
+ */
+export class EncodedJson {
+  constructor(readonly text: string) {}
+}
+
+/** What a use-case answers: a document, or one already encoded. */
+export type ResponseBody = JsonObject | EncodedJson

@@ -44,4 +44,7 @@ export class ServiceOverloaded extends Schema.TaggedError<ServiceOverloaded>()("
 }) {}
 
 export type SearchError = InvalidParameter | PlaceNotFound | ServiceOverloaded
+
+/** The search's expected failures as a schema: they cross a thread boundary encoded, and decode back to their classes. */
+export const SearchErrorSchema = Schema.Union(InvalidParameter, PlaceNotFound, ServiceOverloaded)
 export type DetailsError = InvalidParameter | TripNotFound

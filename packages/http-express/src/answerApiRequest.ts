@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto"
 import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import {
+  EncodedJson,
   type JsonObject,
   type PlaceResolver,
   type RawParams,
   type RequestContext,
+  type ResponseBody,
   searchTrips,
   type TripMatcher,
   tripDetails,
@@ -21,9 +23,12 @@ import { toXml } from "./toXml.js"
 /** The services the use-cases need. */
 export type UseCaseServices = TripStore | PlaceResolver | TripMatcher
 
-/** The use-cases behind the routes: the core's by default (tests may replace them). */
+/**
+ * The use-cases behind the routes: the core's by default. The server runs searches in its worker
+ * pool (an `EncodedJson` answer); tests may replace any of them.
+ */
 export interface UseCases {
-  readonly searchTrips: (params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, UseCaseServices>
+  readonly searchTrips: (params: RawParams, context: RequestContext) => Effect.Effect<ResponseBody, unknown, UseCaseServices>
   readonly tripDetails: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
   readonly tripThreads: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
 }
@@ -116,7 +121,7 @@ export const answerReadRequest = async <R = never>(
     query: read.query
   }
   const route = read.route
-  const useCase: Effect.Effect<JsonObject, unknown, UseCaseServices> =
+  const useCase: Effect.Effect<ResponseBody, unknown, UseCaseServices> =
     route._tag === "Search"
       ? cases.searchTrips(read.params, requestContext)
       : route._tag === "Details"
@@ -155,12 +160,19 @@ interface Encoding {
 const encode = (
   format: ResponseFormat,
   status: number,
-  body: JsonObject,
+  body: ResponseBody,
   headers: Readonly<Record<string, string>>,
   encoding: Encoding
 ): ApiReply => {
   try {
-    const text = format === "xml" ? toXml(body) : JSON.stringify(body)
+    const text =
+      body instanceof EncodedJson
+        ? format === "xml"
+          ? toXml(JSON.parse(body.text) as JsonObject)
+          : body.text
+        : format === "xml"
+          ? toXml(body)
+          : JSON.stringify(body)
     return {
       status,
       headers: { ...headers, "Cache-Control": status === 200 ? CACHE_OK : CACHE_ERROR, "Content-Type": format === "xml" ? XML_TYPE : JSON_TYPE },

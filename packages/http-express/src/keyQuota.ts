@@ -1,5 +1,5 @@
 import { Effect, Exit, Option } from "effect"
-import { InvalidKey, InvalidParameter, type JsonObject, KeyStore, MissingKey, QuotaExceeded } from "@tripsearch/core"
+import { InvalidKey, InvalidParameter, KeyStore, MissingKey, QuotaExceeded, type ResponseBody } from "@tripsearch/core"
 import { errorReplyOfCause } from "./httpErrors.js"
 import type { KeySources } from "./readApiRequest.js"
 
@@ -11,7 +11,7 @@ export interface RateLimit {
 
 /** How an admitted request went: the use-case's exit, and the key's quota when one was checked. */
 export interface Admitted {
-  readonly exit: Exit.Exit<JsonObject, unknown>
+  readonly exit: Exit.Exit<ResponseBody, unknown>
   readonly rate?: RateLimit | undefined
 }
 
@@ -28,7 +28,7 @@ export interface AdmissionContext {
  */
 export type Admission<R> = <U>(
   keys: KeySources,
-  useCase: Effect.Effect<JsonObject, unknown, U>,
+  useCase: Effect.Effect<ResponseBody, unknown, U>,
   context: AdmissionContext
 ) => Effect.Effect<Admitted, unknown, U | R>
 
