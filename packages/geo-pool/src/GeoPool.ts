@@ -16,6 +16,8 @@ export interface GeoPoolOptions {
   readonly maxQueue: number
   /** How often each worker pulls the store's changes (default 200 ms). */
   readonly refreshMs?: number
+  /** Each worker also loads the gazetteer and runs whole searches (`Search` tasks); default false. */
+  readonly search?: boolean
   /** Accept the `Busy` and `Crash` tasks (tests only; default false). */
   readonly testTasks?: boolean
   /** Give up if the workers' indexes are not all loaded by then (default 10 minutes). */
@@ -72,7 +74,8 @@ export class GeoPool {
     const workerData: GeoWorkerData = {
       dbPath: options.dbPath,
       refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
-      testTasks: options.testTasks ?? false
+      testTasks: options.testTasks ?? false,
+      search: options.search ?? false
     }
     const piscina = new Piscina({
       filename: options.workerFile ?? fileURLToPath(new URL("./worker.js", import.meta.url)),

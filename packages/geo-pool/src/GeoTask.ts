@@ -1,4 +1,4 @@
-import type { MatchRequest, MatchResult } from "@tripsearch/core"
+import type { MatchRequest, MatchResult, RawParams, RequestContext, SearchErrorSchema } from "@tripsearch/core"
 
 /**
  * The tasks the worker entry (`worker.ts`) switches on. Everything is plain structured-clone data:
@@ -7,6 +7,12 @@ import type { MatchRequest, MatchResult } from "@tripsearch/core"
 export type GeoTask =
   /** One search: `TripIndex.search` in the worker. Answers a `MatchResult`. */
   | { readonly _tag: "Match"; readonly request: MatchRequest }
+  /**
+   * A whole `GET /api/v2/trips` (core's `searchTrips`) in the worker: decoding, place names, matching
+   * on its index, reading the shown trips from its connection, rendering, JSON encoding. Only with
+   * `search` in the worker data. Answers a `SearchOutcome`.
+   */
+  | { readonly _tag: "Search"; readonly params: RawParams; readonly context: RequestContext }
   /** The worker's index state. Answers `WorkerStats`. */
   | { readonly _tag: "Stats" }
   /** Pulls the store's committed changes now instead of at the next tick. Answers `WorkerStats`. */
@@ -32,9 +38,15 @@ export interface WorkerStats {
   readonly lastRefreshAt: number
 }
 
+/** A search's answer: the response as JSON text, or its expected failure encoded by `SearchErrorSchema`. */
+export type SearchOutcome =
+  | { readonly _tag: "Found"; readonly json: string }
+  | { readonly _tag: "Refused"; readonly error: typeof SearchErrorSchema.Encoded }
+
 /** The answer type of each task. */
 export interface GeoTaskResult {
   readonly Match: MatchResult
+  readonly Search: SearchOutcome
   readonly Stats: WorkerStats
   readonly Refresh: WorkerStats
   readonly Busy: WorkerStats
@@ -46,6 +58,8 @@ export interface GeoWorkerData {
   readonly dbPath: string
   readonly refreshMs: number
   readonly testTasks: boolean
+  /** Load the gazetteer and accept `Search` tasks. */
+  readonly search: boolean
 }
 
 /** What a worker posts on its `parentPort` (the pool's `message` event) once, at start. */

@@ -1,5 +1,14 @@
-import { ServiceOverloaded, TripMatcher, type MatchResult } from "@tripsearch/core"
-import { Effect, Layer } from "effect"
+import {
+  EncodedJson,
+  type MatchResult,
+  type RawParams,
+  type RequestContext,
+  type SearchError,
+  SearchErrorSchema,
+  ServiceOverloaded,
+  TripMatcher
+} from "@tripsearch/core"
+import { Context, Effect, Layer, Schema } from "effect"
 import { GeoPool, QueueFull, type GeoPoolOptions } from "./GeoPool.js"
 
 export interface PoolTripMatcherOptions {
@@ -9,6 +18,8 @@ export interface PoolTripMatcherOptions {
   readonly refreshMs?: number
   readonly startTimeoutMs?: number
   readonly workerFile?: string
+  /** The workers also run whole searches (`searchOn`); default false. */
+  readonly search?: boolean
 }
 
 /** Seconds a client is told to wait when the queue is full. */
@@ -27,10 +38,34 @@ export const matchOn = (pool: GeoPool): TripMatcher["Type"] =>
       Effect.async<MatchResult, ServiceOverloaded>((resume) => {
         pool.run({ _tag: "Match", request }).then(
           (result) => resume(Effect.succeed(result)),
-          (e: unknown) => resume(e instanceof QueueFull ? Effect.fail(new ServiceOverloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })) : Effect.die(e))
+          (e: unknown) => resume(poolFailure(e))
         )
       })
   })
+
+const decodeSearchError = Schema.decodeSync(SearchErrorSchema)
+
+/** A pool's failure as the search's: a full queue is `ServiceOverloaded`, anything else a defect. */
+const poolFailure = (e: unknown): Effect.Effect<never, ServiceOverloaded> =>
+  e instanceof QueueFull ? Effect.fail(new ServiceOverloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })) : Effect.die(e)
+
+/**
+ * Core's `searchTrips` run whole in a worker of a pool started with `search`: the calling thread
+ * only sends the parameters and gets back the response as JSON text (`EncodedJson`) or the
+ * search's own failure, decoded back to its class. Queue and crash behave as in `matchOn`.
+ */
+export const searchOn =
+  (pool: GeoPool) =>
+  (params: RawParams, context: RequestContext): Effect.Effect<EncodedJson, SearchError> =>
+    Effect.async<EncodedJson, SearchError>((resume) => {
+      pool.run({ _tag: "Search", params, context }).then(
+        (outcome) => resume(outcome._tag === "Found" ? Effect.succeed(new EncodedJson(outcome.json)) : Effect.fail(decodeSearchError(outcome.error))),
+        (e: unknown) => resume(poolFailure(e))
+      )
+    })
+
+/** The started pool behind `PoolTripMatcher.layerWithPool`, for callers that also dispatch whole searches. */
+export class GeoPoolService extends Context.Tag("@tripsearch/geo-pool/GeoPoolService")<GeoPoolService, GeoPool>() {}
 
 /** The pool for the scope's lifetime: started (every index loaded) on acquire, destroyed on release. */
 export const scopedGeoPool = (options: GeoPoolOptions) =>
@@ -48,4 +83,10 @@ export class PoolTripMatcher {
    */
   static layer = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher> =>
     Layer.scoped(TripMatcher, Effect.map(scopedGeoPool(options), matchOn))
+
+  /** `layer`, and the pool itself as `GeoPoolService` (with `search`, for `searchOn`). */
+  static layerWithPool = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher | GeoPoolService> =>
+    Layer.scopedContext(
+      Effect.map(scopedGeoPool(options), (pool) => Context.make(TripMatcher, matchOn(pool)).pipe(Context.add(GeoPoolService, pool)))
+    )
 }

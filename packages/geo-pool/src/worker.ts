@@ -3,13 +3,24 @@
  * read-only connection to the SQLite store, scans every active trip into a `TripIndex`, and posts
  * `GeoWorkerReady` to the parent. A timer then pulls `changesSince` every `refreshMs` (between
  * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s.
+ * With `search`, it also loads the gazetteer and runs whole searches (`Search` tasks).
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
-import { TripIndex } from "@tripsearch/core"
+import {
+  PlaceResolver,
+  type RawParams,
+  type RequestContext,
+  SearchErrorSchema,
+  searchTrips,
+  TripIndex,
+  TripMatcher,
+  TripStore
+} from "@tripsearch/core"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
-import { Effect } from "effect"
+import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { parentPort, threadId, workerData } from "node:worker_threads"
-import type { GeoTask, GeoWorkerData, GeoWorkerEvent, WorkerStats } from "./GeoTask.js"
+import type { GeoTask, GeoWorkerData, GeoWorkerEvent, SearchOutcome, WorkerStats } from "./GeoTask.js"
 
 const data = workerData as GeoWorkerData
 
@@ -58,6 +69,37 @@ const refresh = (): void => {
   }
 }
 
+/** The search's ports in this thread: its own store connection, its own index, its own gazetteer. */
+const searchServices = (() => {
+  if (!data.search) return undefined
+  try {
+    const gazetteer = Gazetteer.shared()
+    return Context.make(TripStore, store).pipe(
+      Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
+      Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => gazetteer.resolve(text, country)) })
+    )
+  } catch (e) {
+    post({ _tag: "GeoWorkerStartFailed", threadId, message: `gazetteer: ${e instanceof Error ? e.message : String(e)}` })
+    throw e
+  }
+})()
+
+const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
+
+/**
+ * Every port here is synchronous (SQLite, the index, the gazetteer), so the search runs to its end
+ * in this call. An expected failure is sent back encoded; a defect is thrown, which rejects the
+ * task (the pool's `WorkerFailed`) and leaves the worker serving.
+ */
+const search = (params: RawParams, context: RequestContext): SearchOutcome => {
+  if (searchServices === undefined) throw new Error("geo-pool: this pool does not run searches (search: false)")
+  const exit = Effect.runSyncExit(Effect.provide(searchTrips(params, context), searchServices))
+  if (Exit.isSuccess(exit)) return { _tag: "Found", json: JSON.stringify(exit.value) }
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure)) return { _tag: "Refused", error: encodeSearchError(failure.value) }
+  throw new Error(`geo-pool: search failed: ${Cause.pretty(exit.cause)}`)
+}
+
 setInterval(refresh, data.refreshMs)
 post({ _tag: "GeoWorkerReady", stats: stats() })
 
@@ -72,6 +114,8 @@ export default function handle(task: GeoTask): unknown {
   switch (task._tag) {
     case "Match":
       return index.search(task.request)
+    case "Search":
+      return search(task.params, task.context)
     case "Stats":
       return stats()
     case "Refresh":
