@@ -7,7 +7,7 @@
 // The store defaults to the geo-pool benchmark's cached 1,000,000-trip store: run
 // `npm run bench` (which runs both benchmarks) or packages/geo-pool/bench/bench.mjs first.
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -133,10 +133,38 @@ const bare = await startChild([join(here, "bareExpress.mjs"), "--bytes", String(
 const bareBase = `http://127.0.0.1:${bare.match[1]}`
 await load(bareBase, false, 2)
 
+/**
+ * CPU time (ms) of a process's threads from /proc (Linux): its main thread and all the others
+ * (the pool's workers, libuv and V8 helpers). A per-request split that noise on a shared machine
+ * does not skew the way it skews req/s.
+ */
+const threadCpuMs = (pid) => {
+  const split = { main: 0, others: 0 }
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      const ms = ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS
+      if (Number(tid) === pid) split.main += ms
+      else split.others += ms
+    }
+  } catch {
+    return undefined
+  }
+  return split
+}
+const CLOCK_TICKS = 100
+
 const ours = []
 const baseline = []
 for (let r = 0; r < Number(values.rounds); r++) {
-  ours.push(await load(apiBase, true, Number(values.seconds)))
+  const before = threadCpuMs(server.child.pid)
+  const run = await load(apiBase, true, Number(values.seconds))
+  const after = threadCpuMs(server.child.pid)
+  if (before !== undefined && after !== undefined) {
+    run.cpuPerRequest = { main: (after.main - before.main) / run.requests, others: (after.others - before.others) / run.requests }
+  }
+  ours.push(run)
   baseline.push(await load(bareBase, false, Number(values.seconds)))
 }
 const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a))
@@ -146,6 +174,9 @@ const fmt = (x) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(1)} ms, p99 $
 console.log(`tripsearch search (JSON):   ${fmt(o)}   statuses ${JSON.stringify(o.statuses)}`)
 console.log(`bare Express, same size:    ${fmt(b)}`)
 console.log(`ratio ours / bare: ${(o.rps / b.rps).toFixed(2)}   [target >= 0.50]   (rounds: ours ${ours.map((x) => x.rps.toFixed(0)).join(", ")}; bare ${baseline.map((x) => x.rps.toFixed(0)).join(", ")})`)
+if (o.cpuPerRequest !== undefined) {
+  console.log(`server CPU per request (best round): main thread ${o.cpuPerRequest.main.toFixed(2)} ms, other threads (pool workers) ${o.cpuPerRequest.others.toFixed(2)} ms`)
+}
 console.log(`server RSS (main thread + workers): ${rssMb(server.child.pid)} MB   [target <= 2048 MB]`)
 
 server.child.kill("SIGTERM")

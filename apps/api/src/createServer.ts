@@ -4,14 +4,13 @@ import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
-import { PoolTripMatcher } from "@tripsearch/geo-pool"
+import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { type AppServices, createApp, errorBody, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
 
-/** The services of the API, wired once: SQLite store and keys, gazetteer, in-thread matcher. */
 /** Matching defaults when a caller (a test, the replay tool) leaves them out: as `loadConfig`'s. */
 const DEFAULT_MATCHER_THREADS = 2
 const DEFAULT_MATCHER_MAX_QUEUE = 256
@@ -21,17 +20,20 @@ export const apiLayer = (
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   const store = SqliteTripStore.layer(config.dbPath)
-  // The pool spreads matching over worker threads, each with its own index and read connection.
+  // The pool runs whole searches on worker threads, each with its own index, read connection and
+  // gazetteer (`createServer` routes searches there); this thread then resolves no place names
+  // itself, so its gazetteer loads only if something else asks.
   const matcher =
     threads === 0
       ? InMemoryTripMatcher.layer
-      : PoolTripMatcher.layer({ dbPath: config.dbPath, threads, maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE })
+      : PoolTripMatcher.layerWithPool({ dbPath: config.dbPath, threads, maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE, search: true })
+  const places = threads === 0 ? GazetteerPlaceResolver.layer : GazetteerPlaceResolver.layerLazy
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
     config.productionDailyLimit === undefined
       ? SqliteKeyStore.layer(config.dbPath)
       : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(SqliteKeyStore.layer(config.dbPath)))
-  return Layer.mergeAll(matcherAndStore, keys, GazetteerPlaceResolver.layer)
+  return Layer.mergeAll(matcherAndStore, keys, places)
 }
 
 /** The KeyStore with `PRODUCTION_DAILY_LIMIT` as the daily limit of every production-tier key. */
@@ -83,8 +85,11 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     mkdirSync(dirname(config.queryLogPath), { recursive: true })
     queryLog = createWriteStream(config.queryLogPath, { flags: "a" })
   }
+  // With a pool, a search runs whole in a worker: this thread parses, admits, dispatches, writes.
+  const pool = Option.getOrUndefined(await runtime.runPromise(Effect.serviceOption(GeoPoolService)))
   const app = createApp({
     runtime,
+    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool) },
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,

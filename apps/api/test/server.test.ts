@@ -159,6 +159,20 @@ describe("the API server end to end, over a small generated store", () => {
     expect(trip!.links._threads.startsWith(`${API_BASE}/api/v2/trips/${target.id}/threads`)).toBe(true)
   })
 
+  it("answers a search in XML too, from the JSON the pool's worker rendered", async () => {
+    const json = (await (await get(`/api/v2/trips?${searchQuery}&key=${demoKey.key}`)).json()) as Json
+    const response = await get(`/api/v2/trips?${searchQuery}&_format=xml&key=${demoKey.key}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8")
+    const xml = await response.text()
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<response><links><_self>/)
+    expect(xml).toContain(`<total>${json.pager.total}</total>`)
+    expect(xml).toContain(`<permanent_id>${target.id}</permanent_id>`)
+    const bad = await get(`/api/v2/trips?locale=fr_FR&cur=EUR&fc=1%7C2&seats=x&_format=xml&key=${demoKey.key}`)
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toContain("<developper-message>parameter.invalid</developper-message>")
+  })
+
   it("serves the trip's details: the Trip detail of the spec", async () => {
     const response = await get(`/api/v2/trips/${target.id}?locale=fr_FR&cur=EUR`, { key: demoKey.key })
     expect(response.status).toBe(200)
@@ -207,11 +221,11 @@ describe("the API server end to end, over a small generated store", () => {
   })
 
   it("writes the query log without the key", async () => {
-    // One line per API request above (7); the file stream writes asynchronously.
+    // One line per API request above (10); the file stream writes asynchronously.
     const read = () => readFileSync(queryLogPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Json)
-    for (let wait = 0; wait < 40 && read().length < 7; wait++) await new Promise((r) => setTimeout(r, 50))
+    for (let wait = 0; wait < 40 && read().length < 10; wait++) await new Promise((r) => setTimeout(r, 50))
     const lines = read()
-    expect(lines.length).toBe(7)
+    expect(lines.length).toBe(10)
     expect(lines.some((l) => l.path === "/api/v2/trips" && l.query === searchQuery && l.status === 200)).toBe(true)
     expect(readFileSync(queryLogPath, "utf8")).not.toContain(demoKey.key)
   })
