@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest"
+import {
+  EncodedJson,
+  InvalidParameter,
+  PlaceNotFound,
+  PlaceResolver,
+  type RawParams,
+  type RequestContext,
+  searchTrips,
+  ServiceOverloaded,
+  TripIndex,
+  TripMatcher,
+  TripStore
+} from "@tripsearch/core"
+import { Gazetteer } from "@tripsearch/gazetteer"
+import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { Cause, Context, Effect, Exit, Option } from "effect"
+import { GeoPool, searchOn, WorkerFailed } from "../dist/index.js"
+import { makeStore } from "./storeFixture.js"
+
+const CONTEXT: RequestContext = { apiBaseUrl: "https://api.example.test", websiteBaseUrl: "https://www.example.test", path: "/api/v2/trips", query: "fn=Paris" }
+
+/** Requests of every kind: coordinates, names, one place, paging and sort, currencies, and refusals. */
+const FR = { locale: "fr_FR", cur: "EUR" }
+const CASES: ReadonlyArray<RawParams> = [
+  { ...FR, fc: "48.8566|2.3522", tc: "45.764|4.8357" },
+  { ...FR, fn: "Paris", tn: "Lyon" },
+  { locale: "de_DE", cur: "EUR", fn: "Lille", tn: "Marseille", sort: "trip_price", order: "desc" },
+  { ...FR, fc: "48.8566|2.3522", limit: "50" },
+  { tc: "43.2965|5.3698", cur: "GBP", page: "2", locale: "en_GB" },
+  { ...FR, fn: "Bordeaux", tn: "Nantes", seats: "2", hb: "8", he: "20" },
+  { ...FR, fc: "47.322|5.0415", radius: "30", fields: "pager,trips" },
+  { ...FR, fc: "48.8566|2.3522", seats: "many" },
+  { ...FR, fn: "Nowhere Xyzzy Town", tn: "Lyon" },
+  { ...FR, fn: ["Paris", "Lyon"] }
+]
+
+/** The same use-case in this thread, over the same store file, an index of it and the gazetteer. */
+const inThread = (dbPath: string) => {
+  const db = openDatabase(dbPath, { readonly: true })
+  const store = makeSqliteTripStore(db)
+  const index = new TripIndex()
+  Effect.runSync(store.scanIndex((r) => index.upsert(r)))
+  const gazetteer = Gazetteer.shared()
+  const services = Context.make(TripStore, store).pipe(
+    Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
+    Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => gazetteer.resolve(text, country)) })
+  )
+  return { run: (params: RawParams) => Effect.runPromiseExit(Effect.provide(searchTrips(params, CONTEXT), services)), close: () => db.close() }
+}
+
+describe("whole searches in the pool's workers (searchOn)", () => {
+  it("answer exactly what the use-case answers in this thread: the same JSON, the same failures", async () => {
+    const store = await makeStore(400)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 64, search: true })
+    const local = inThread(store.dbPath)
+    try {
+      const search = searchOn(pool)
+      let found = 0
+      for (const params of CASES) {
+        const [viaPool, here] = await Promise.all([Effect.runPromiseExit(search(params, CONTEXT)), local.run(params)])
+        expect(Exit.isSuccess(viaPool), JSON.stringify(params)).toBe(Exit.isSuccess(here))
+        if (Exit.isSuccess(viaPool) && Exit.isSuccess(here)) {
+          expect(viaPool.value).toBeInstanceOf(EncodedJson)
+          expect(JSON.parse(viaPool.value.text)).toEqual(JSON.parse(JSON.stringify(here.value)))
+          const trips = (here.value as { trips?: ReadonlyArray<unknown> }).trips
+          if (trips !== undefined && trips.length > 0) found++
+        } else if (Exit.isFailure(viaPool) && Exit.isFailure(here)) {
+          const a = Option.getOrThrow(Cause.failureOption(viaPool.cause))
+          const b = Option.getOrThrow(Cause.failureOption(here.cause))
+          // Decoded back to the class, with the fields and message the HTTP edge reads.
+          expect(a.constructor).toBe(b.constructor)
+          expect({ ...a, message: a.message }).toEqual({ ...b, message: b.message })
+        }
+      }
+      // The cases include real matches, and each kind of refusal.
+      expect(found).toBe(7)
+      const failures = await Promise.all(CASES.slice(-3).map((p) => Effect.runPromiseExit(search(p, CONTEXT))))
+      const errors = failures.map((exit) => (Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined))
+      expect(errors[0]).toBeInstanceOf(InvalidParameter)
+      expect(errors[1]).toBeInstanceOf(PlaceNotFound)
+      expect(errors[2]).toBeInstanceOf(InvalidParameter)
+    } finally {
+      local.close()
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("is ServiceOverloaded when the queue is full, a defect when the pool does not run searches", async () => {
+    const store = await makeStore(100)
+    const busyPool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 1, testTasks: true, search: true })
+    const matchOnly = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 4 })
+    try {
+      const busy = [busyPool.run({ _tag: "Busy", ms: 400 }), busyPool.run({ _tag: "Busy", ms: 10 })]
+      await new Promise((r) => setTimeout(r, 50))
+      const full = await Effect.runPromiseExit(searchOn(busyPool)(CASES[0]!, CONTEXT))
+      expect(Exit.isFailure(full) && Option.getOrUndefined(Cause.failureOption(full.cause))).toBeInstanceOf(ServiceOverloaded)
+      await Promise.all(busy)
+
+      const refused = await Effect.runPromiseExit(searchOn(matchOnly)(CASES[0]!, CONTEXT))
+      expect(Exit.isFailure(refused) && Cause.isDie(refused.cause)).toBe(true)
+      if (Exit.isFailure(refused)) expect(Cause.squash(refused.cause)).toBeInstanceOf(WorkerFailed)
+      // The worker that refused is still serving.
+      expect((await matchOnly.run({ _tag: "Stats" })).trips).toBe(100)
+    } finally {
+      await busyPool.close()
+      await matchOnly.close()
+      store.cleanup()
+    }
+  })
+})
