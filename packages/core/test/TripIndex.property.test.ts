@@ -73,6 +73,46 @@ describe("TripIndex against the brute-force reference", () => {
     )
   })
 
+  it("renumbers a bulk load that replaced and removed trips before it ended, and keeps following updates", () => {
+    fc.assert(
+      fc.property(
+        indexRecords(40),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 45 }), fc.boolean()), { maxLength: 30 }),
+        fc.array(indexRecord("x"), { minLength: 60, maxLength: 60 }),
+        matchRequest,
+        (records, ops, replacements, req) => {
+          const index = new TripIndex()
+          const live = new Map<string, IndexRecord>()
+          const play = ([k, remove]: readonly [number, boolean], n: number): void => {
+            const id = `t${k}`
+            if (remove) {
+              index.remove(id)
+              live.delete(id)
+            } else {
+              const r = { ...replacements[n]!, id }
+              index.upsert(r)
+              live.set(id, r)
+            }
+          }
+          index.beginLoad()
+          for (const r of records) {
+            index.upsert(r)
+            live.set(r.id, r)
+          }
+          // Dead slots left inside the load must be dropped by the renumbering, not revived.
+          ops.forEach(play)
+          index.endLoad()
+          expect(index.size).toBe(live.size)
+          expect(index.search(req)).toEqual(referenceSearch([...live.values()], req))
+          ops.forEach(([k, remove], n) => play([(k * 7) % 46, !remove], n + 30))
+          expect(index.size).toBe(live.size)
+          expect(index.search(req)).toEqual(referenceSearch([...live.values()], req))
+        }
+      ),
+      { numRuns: 150 }
+    )
+  })
+
   it("follows updates and removals like a rebuilt index, through grid rebuilds and compactions", () => {
     fc.assert(
       fc.property(
