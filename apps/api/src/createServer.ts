@@ -6,7 +6,7 @@ import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, createApp, errorBody, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
+import { type AppServices, batchedLines, createApp, errorBody, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -85,6 +85,9 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     mkdirSync(dirname(config.queryLogPath), { recursive: true })
     queryLog = createWriteStream(config.queryLogPath, { flags: "a" })
   }
+  // Request logs and the query log are written a batch per event-loop turn (errors at once).
+  const requestLines = batchedLines(process.stdout)
+  const queryLines = queryLog === undefined ? undefined : batchedLines(queryLog)
   // With a pool, a search runs whole in a worker: this thread parses, admits, dispatches, writes.
   const pool = Option.getOrUndefined(await runtime.runPromise(Effect.serviceOption(GeoPoolService)))
   const app = createApp({
@@ -93,8 +96,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
-      queryLog,
-      logger: logger ?? jsonLineLogger(process.stdout, process.stderr)
+      queryLog: queryLines,
+      logger: logger ?? jsonLineLogger(requestLines, process.stderr)
     }
   })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
@@ -135,6 +138,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
         clearTimeout(force)
       }
       await runtime.dispose()
+      requestLines.flush()
+      queryLines?.flush()
       if (queryLog !== undefined) {
         const stream = queryLog
         await new Promise<void>((resolve) => stream.end(() => resolve()))
