@@ -77,8 +77,15 @@ const yyyymmdd = (day: number): number => {
   return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate()
 }
 
-/** A bounding box as plain numbers; an absent second longitude range is empty (west > east). */
+/**
+ * A place and its bounding box as plain numbers, in one shape whatever the request's own shape:
+ * the per-candidate loop then reads monomorphic fields. An absent second longitude range is
+ * empty (west > east).
+ */
 interface FlatBox {
+  readonly lat: number
+  readonly lon: number
+  readonly radiusKm: number
   readonly minLat: number
   readonly maxLat: number
   readonly west0: number
@@ -90,6 +97,9 @@ const flatBox = (place: MatchPlace): FlatBox => {
   const box = boundingBox(place.lat, place.lon, place.radiusKm)
   const [first, second] = box.lonRanges
   return {
+    lat: place.lat,
+    lon: place.lon,
+    radiusKm: place.radiusKm,
     minLat: box.minLat,
     maxLat: box.maxLat,
     west0: first![0],
@@ -505,10 +515,10 @@ export class TripIndex {
   }
 
   /**
-   * Exact distances from `place` to waypoints `from..to` of a trip, Infinity outside the radius.
+   * Exact distances from `box`'s place to waypoints `from..to` of a trip, Infinity outside the radius.
    * The bounding box holds the whole circle, so a waypoint outside it needs no haversine.
    */
-  private distancesTo(place: MatchPlace, box: FlatBox, w0: number, from: number, to: number, out: Float64Array): void {
+  private distancesTo(box: FlatBox, w0: number, from: number, to: number, out: Float64Array): void {
     for (let k = from; k <= to; k++) {
       const lat = this.wLat[w0 + k]!
       const lon = this.wLon[w0 + k]!
@@ -516,8 +526,8 @@ export class TripIndex {
         out[k] = Infinity
         continue
       }
-      const d = haversineKm(place.lat, place.lon, lat, lon)
-      out[k] = d <= place.radiusKm ? d : Infinity
+      const d = haversineKm(box.lat, box.lon, lat, lon)
+      out[k] = d <= box.radiusKm ? d : Infinity
     }
   }
 
@@ -552,6 +562,17 @@ export class TripIndex {
     const withMode = req.priceMode === "with"
     const unit = 10 ** MINOR_DIGITS[cur]
 
+    // The filters as locals, an absent bound as one nothing fails: requests differ in which
+    // optional fields they carry, so `req.x` in the loop would be a megamorphic load per candidate.
+    const { nowMs, autoOnly, includeShort, photoOnly } = req
+    const seatsMin = req.seats ?? 0
+    const localFrom = req.localFromMs ?? -Infinity
+    const localTo = req.localToMs ?? Infinity
+    const hourFrom = req.hourFrom ?? 0
+    const hourTo = req.hourTo ?? Infinity
+    const priceMin = req.priceMinMinor ?? -Infinity
+    const priceMax = req.priceMaxMinor ?? Infinity
+
     const seatsFacet = [0, 0, 0, 0]
     const photoFacet = [0, 0]
     const experienceFacet = [0, 0, 0, 0, 0]
@@ -577,8 +598,13 @@ export class TripIndex {
       const last = this.wpCount[slot]! - 1
       let bi = -1
       let bj = -1
-      if (from !== undefined) this.distancesTo(from, fromBox!, w0, 0, last - 1, dF)
-      if (to !== undefined) this.distancesTo(to, toBox!, w0, 1, last, dT)
+      // Trip-level rejects first: they skip the distances and, like every reject before the
+      // facets, leave no trace in the result.
+      const flags = this.flags[slot]!
+      if (autoOnly && (flags & FLAG_AUTO) === 0) continue
+      if (!includeShort && (flags & FLAG_SHORT) !== 0) continue
+      if (fromBox !== undefined) this.distancesTo(fromBox, w0, 0, last - 1, dF)
+      if (toBox !== undefined) this.distancesTo(toBox, w0, 1, last, dT)
       if (from !== undefined && to !== undefined) {
         let best = Infinity
         for (let i = 0; i < last; i++) {
@@ -617,10 +643,7 @@ export class TripIndex {
 
       const wi = w0 + bi
       const utc = this.wUtc[wi]!
-      if (utc < req.nowMs) continue
-      const flags = this.flags[slot]!
-      if (req.autoOnly && (flags & FLAG_AUTO) === 0) continue
-      if (!req.includeShort && (flags & FLAG_SHORT) !== 0) continue
+      if (utc < nowMs) continue
 
       let net = 0
       for (let w = wi; w < w0 + bj; w++) net += this.legPrice[w]!
@@ -633,11 +656,11 @@ export class TripIndex {
       const hour = (((Math.floor(local / HOUR_MS) % 24) + 24) % 24)
       const photo = (flags & FLAG_PHOTO) !== 0
       let mask = 0
-      if (req.seats !== undefined && seatsLeft < req.seats) mask |= F_SEATS
-      if ((req.localFromMs !== undefined && local < req.localFromMs) || (req.localToMs !== undefined && local > req.localToMs)) mask |= F_DATE
-      if ((req.hourFrom !== undefined && hour < req.hourFrom) || (req.hourTo !== undefined && hour >= req.hourTo)) mask |= F_HOUR
-      if ((req.priceMinMinor !== undefined && price < req.priceMinMinor) || (req.priceMaxMinor !== undefined && price > req.priceMaxMinor)) mask |= F_PRICE
-      if (req.photoOnly && !photo) mask |= F_PHOTO
+      if (seatsLeft < seatsMin) mask |= F_SEATS
+      if (local < localFrom || local > localTo) mask |= F_DATE
+      if (hour < hourFrom || hour >= hourTo) mask |= F_HOUR
+      if (price < priceMin || price > priceMax) mask |= F_PRICE
+      if (photoOnly && !photo) mask |= F_PHOTO
       if ((mask & (mask - 1)) !== 0) continue
 
       if ((mask & ~F_SEATS) === 0) for (let v = 1; v <= 4; v++) if (seatsLeft >= v) seatsFacet[v - 1]!++
@@ -692,7 +715,8 @@ export class TripIndex {
       ...(to !== undefined ? { toKm: mToKm[m]! } : {})
     })
 
-    const order = Array.from({ length: total }, (_, m) => m)
+    const order = new Array<number>(total)
+    for (let m = 0; m < total; m++) order[m] = m
     const end = Math.min(total, req.offset + req.limit)
     const page = req.offset < end ? selectSorted(order, end, compare).slice(req.offset, end).map(hit) : []
 
