@@ -20,6 +20,8 @@ const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
 const FLAG_AUTO = 1
 const FLAG_SHORT = 2
 const FLAG_PHOTO = 4
+const END_FIRST = 1
+const END_LAST = 2
 const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
 const NO_BOOKING = 2
 
@@ -155,13 +157,15 @@ export class TripIndex {
   private legDist: Int32Array = new Int32Array(4096)
   private waypoints = 0
 
-  // The grid, in CSR form: waypoint ids sorted by cell, with each entry's unit vector copied
-  // beside it (x, y, z), so that scanning a cell is a linear read and a chord test rejects far
-  // waypoints without touching the per-waypoint arrays. Waypoints upserted since the last build
-  // wait in `extra` ([w, x, y, z] per entry) until the next rebuild.
+  // The grid, in CSR form: waypoints sorted by cell, each entry with its trip slot, whether it
+  // ends its trip (END_*), and its unit vector (x, y, z), so that scanning a cell is a linear read
+  // that touches no per-waypoint or per-trip array until a waypoint passes the chord test.
+  // Waypoints upserted since the last build wait in `extra` ([w, x, y, z] per entry) until the
+  // next rebuild. Dead trips are left to the candidate loop to skip.
   private gridCell = new Map<number, number>()
   private gridStart: Int32Array = new Int32Array(1)
-  private gridW: Int32Array = new Int32Array(0)
+  private gridSlot: Int32Array = new Int32Array(0)
+  private gridEnds: Uint8Array = new Uint8Array(0)
   private gridXYZ: Float64Array = new Float64Array(0)
   private extra = new Map<number, Array<number>>()
   private extraCount = 0
@@ -243,7 +247,7 @@ export class TripIndex {
       }
     }
     this.waypoints = w0 + n
-    if (this.extraCount > Math.max(this.rebuildAfter, this.gridW.length / 4)) this.rebuildGrid()
+    if (this.extraCount > Math.max(this.rebuildAfter, this.gridSlot.length / 4)) this.rebuildGrid()
   }
 
   /**
@@ -330,13 +334,17 @@ export class TripIndex {
     const start = new Int32Array(counts.length + 1)
     for (let c = 0; c < counts.length; c++) start[c + 1] = start[c]! + counts[c]!
     const fill = start.slice(0, counts.length)
-    const ids = new Int32Array(live)
+    const slots = new Int32Array(live)
+    const ends = new Uint8Array(live)
     const xyz = new Float64Array(3 * live)
     for (let w = 0; w < this.waypoints; w++) {
       const c = keys[w]!
       if (c < 0) continue
       const at = fill[c]!++
-      ids[at] = w
+      const slot = this.wSlot[w]!
+      const k = w - this.wpStart[slot]!
+      slots[at] = slot
+      ends[at] = (k === 0 ? END_FIRST : 0) | (k === this.wpCount[slot]! - 1 ? END_LAST : 0)
       const lat = this.wLat[w]! * RAD
       const lon = this.wLon[w]! * RAD
       const cosLat = Math.cos(lat)
@@ -346,7 +354,8 @@ export class TripIndex {
     }
     this.gridCell = cellOf
     this.gridStart = start
-    this.gridW = ids
+    this.gridSlot = slots
+    this.gridEnds = ends
     this.gridXYZ = xyz
     this.extra = new Map()
     this.extraCount = 0
@@ -461,7 +470,7 @@ export class TripIndex {
   }
 
   /**
-   * Calls `take` with the trip slot of every live waypoint that may lie within `place.radiusKm`,
+   * Calls `take` with the trip slot of every waypoint (of a live trip or not) that may lie within `place.radiusKm`,
    * skipping first (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching
    * rule of each side requires. The chord test errs on the inclusive side; exact distances come
    * later, for candidate trips only.
@@ -474,15 +483,8 @@ export class TripIndex {
     const pz = Math.sin(place.lat * RAD)
     const chord = 2 * Math.sin(Math.min(Math.PI, place.radiusKm / EARTH_RADIUS_KM) / 2)
     const limit = chord * chord * (1 + 1e-9) + 1e-15
-    const skipFirst = skip === "first"
-    const { gridStart, gridW, gridXYZ, alive, wSlot, wpStart, wpCount } = this
-    const consider = (w: number): void => {
-      const slot = wSlot[w]!
-      if (alive[slot] === 0) return
-      const k = w - wpStart[slot]!
-      if (skipFirst ? k === 0 : k === wpCount[slot]! - 1) return
-      take(slot)
-    }
+    const skipEnd = skip === "first" ? END_FIRST : END_LAST
+    const { gridStart, gridSlot, gridEnds, gridXYZ, wSlot, wpStart, wpCount } = this
     const la0 = latCell(box.minLat)
     const la1 = latCell(box.maxLat)
     for (const [west, east] of box.lonRanges) {
@@ -497,7 +499,7 @@ export class TripIndex {
               const dx = gridXYZ[3 * e]! - px
               const dy = gridXYZ[3 * e + 1]! - py
               const dz = gridXYZ[3 * e + 2]! - pz
-              if (dx * dx + dy * dy + dz * dz <= limit) consider(gridW[e]!)
+              if (dx * dx + dy * dy + dz * dz <= limit && (gridEnds[e]! & skipEnd) === 0) take(gridSlot[e]!)
             }
           }
           const more = this.extra.get(key)
@@ -506,7 +508,11 @@ export class TripIndex {
               const dx = more[e + 1]! - px
               const dy = more[e + 2]! - py
               const dz = more[e + 3]! - pz
-              if (dx * dx + dy * dy + dz * dz <= limit) consider(more[e]!)
+              if (dx * dx + dy * dy + dz * dz > limit) continue
+              const w = more[e]!
+              const slot = wSlot[w]!
+              const k = w - wpStart[slot]!
+              if (skipEnd === END_FIRST ? k !== 0 : k !== wpCount[slot]! - 1) take(slot)
             }
           }
         }
@@ -594,6 +600,7 @@ export class TripIndex {
 
     for (let c = 0; c < candidates.length; c++) {
       const slot = candidates[c]!
+      if (this.alive[slot] === 0) continue
       const w0 = this.wpStart[slot]!
       const last = this.wpCount[slot]! - 1
       let bi = -1
