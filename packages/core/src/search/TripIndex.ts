@@ -252,19 +252,27 @@ export class TripIndex {
 
   /**
    * Renumbers the live trips (and their waypoints) in grid-cell order of their first waypoint,
-   * dropping dead slots. Store order is geographically random, so without this the candidates of
+   * then of their last, dropping dead slots. Store order is geographically random, so without this the candidates of
    * one search are scattered over every per-trip array and each costs a cache miss per array read;
    * in cell order they share cache lines. Upserts after a load append and are few.
    */
   private renumber(): void {
-    // Sorting cell * 2^32 + slot as doubles (exact below 2^53) keeps equal cells in slot order.
-    const keys = new Float64Array(this.slotOf.size)
+    // Two stable sorts, by last waypoint's cell and then by first's, so that within an origin cell
+    // the trips to one destination are neighbours too: a search by arrival (or a pair scanned
+    // from its arrival side) then reads runs as well. Each sorts `cell * 2^32 + tiebreak` as
+    // doubles, exact below 2^53, and a sort without comparator is native and fast.
+    const cellAt = (w: number): number => cellKey(latCell(this.wLat[w]!), lonCell(this.wLon[w]!))
+    const byLast = new Float64Array(this.slotOf.size)
     let live = 0
     for (let s = 0; s < this.slots; s++) {
       if (this.alive[s] === 0) continue
-      const w = this.wpStart[s]!
-      keys[live++] = cellKey(latCell(this.wLat[w]!), lonCell(this.wLon[w]!)) * 2 ** 32 + s
+      byLast[live++] = cellAt(this.wpStart[s]! + this.wpCount[s]! - 1) * 2 ** 32 + s
     }
+    byLast.sort()
+    const ranked = new Int32Array(live)
+    for (let r = 0; r < live; r++) ranked[r] = byLast[r]! % 2 ** 32
+    const keys = new Float64Array(live)
+    for (let r = 0; r < live; r++) keys[r] = cellAt(this.wpStart[ranked[r]!]!) * 2 ** 32 + r
     keys.sort()
     const order = new Int32Array(live)
     const newSlot = new Int32Array(this.slots)
@@ -274,7 +282,7 @@ export class TripIndex {
     const wSlot = new Int32Array(this.wSlot.length)
     let waypoints = 0
     for (let s = 0; s < live; s++) {
-      const old = keys[s]! % 2 ** 32
+      const old = ranked[keys[s]! % 2 ** 32]!
       order[s] = old
       newSlot[old] = s
       start[s] = waypoints
