@@ -111,8 +111,37 @@ const flatBox = (place: MatchPlace): FlatBox => {
   }
 }
 
-const sortedEntries = (m: Map<number, number>): Array<readonly [number, number]> =>
-  [...m.entries()].sort((a, b) => a[0] - b[0])
+/**
+ * Counts per integer key, for one search at a time: keys in [0, size) go to a typed array kept
+ * between searches (a Map update per candidate cost a tenth of a large search), any other key to
+ * a Map. `take` answers the counts in key order and leaves the tally empty.
+ */
+class Tally {
+  private readonly counts: Int32Array
+  private readonly used: Array<number> = []
+  private readonly more = new Map<number, number>()
+
+  constructor(size: number) {
+    this.counts = new Int32Array(size)
+  }
+
+  add(key: number): void {
+    if (key >= 0 && key < this.counts.length) {
+      if (this.counts[key]!++ === 0) this.used.push(key)
+    } else this.more.set(key, (this.more.get(key) ?? 0) + 1)
+  }
+
+  take(): Array<readonly [number, number]> {
+    const out: Array<readonly [number, number]> = [...this.more.entries()]
+    for (const key of this.used) {
+      out.push([key, this.counts[key]!])
+      this.counts[key] = 0
+    }
+    this.used.length = 0
+    this.more.clear()
+    return out.sort((a, b) => a[0] - b[0])
+  }
+}
 
 /** When the index reorganises itself; the defaults suit production, tests lower them. */
 export interface TripIndexOptions {
@@ -176,6 +205,10 @@ export class TripIndex {
   private tripStamp: Int32Array = new Int32Array(1024)
   private readonly distF = new Float64Array(16)
   private readonly distT = new Float64Array(16)
+  // Days are counted from the day before the query's `nowMs` (no matched departure is earlier,
+  // local time included), prices from 0.
+  private readonly dayTally = new Tally(1024)
+  private readonly priceTally = new Tally(1 << 16)
 
   static from(records: Iterable<IndexRecord>, options: TripIndexOptions = {}): TripIndex {
     const index = new TripIndex(options)
@@ -592,8 +625,12 @@ export class TripIndex {
     const experienceFacet = [0, 0, 0, 0, 0]
     const comfortFacet = [0, 0, 0, 0]
     const hourFacet = new Array<number>(24).fill(0)
-    const dayFacet = new Map<number, number>()
-    const priceFacet = new Map<number, number>()
+    const dayBase = Math.floor(nowMs / DAY_MS) - 1
+    const dayFacet = this.dayTally
+    const priceFacet = this.priceTally
+    // Empties them should an earlier search have thrown halfway.
+    dayFacet.take()
+    priceFacet.take()
 
     // Matched segments, as parallel arrays.
     const mSlot: Array<number> = []
@@ -601,8 +638,9 @@ export class TripIndex {
     const mJ: Array<number> = []
     const mPrice: Array<number> = []
     const mUtc: Array<number> = []
-    const mFromKm: Array<number> = []
-    const mToKm: Array<number> = []
+    // Candidates for the top trips, so that picking them reads no per-trip array again.
+    const eligible: Array<number> = []
+    const topSeats = req.withTopTrips ? Math.max(1, seatsMin) : Infinity
     let full = 0
     let lowest = Infinity
 
@@ -680,13 +718,11 @@ export class TripIndex {
 
       if ((mask & ~F_SEATS) === 0) for (let v = 1; v <= 4; v++) if (seatsLeft >= v) seatsFacet[v - 1]!++
       if ((mask & ~F_DATE) === 0) {
-        const day = Math.floor(local / DAY_MS)
-        dayFacet.set(day, (dayFacet.get(day) ?? 0) + 1)
+        dayFacet.add(Math.floor(local / DAY_MS) - dayBase)
       }
       if ((mask & ~F_HOUR) === 0) hourFacet[hour]!++
       if ((mask & ~F_PRICE) === 0) {
-        const floor = Math.floor(price / unit)
-        priceFacet.set(floor, (priceFacet.get(floor) ?? 0) + 1)
+        priceFacet.add(Math.floor(price / unit))
       }
       if ((mask & ~F_PHOTO) === 0) photoFacet[photo ? 1 : 0]!++
       if (mask !== 0) continue
@@ -698,8 +734,7 @@ export class TripIndex {
       mJ.push(bj)
       mPrice.push(price)
       mUtc.push(utc)
-      mFromKm.push(from !== undefined ? dF[bi]! : 0)
-      mToKm.push(to !== undefined ? dT[bj]! : 0)
+      if ((flags & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) eligible.push(mSlot.length - 1)
       if (seatsLeft === 0) full++
       if (price < lowest) lowest = price
     }
@@ -722,12 +757,18 @@ export class TripIndex {
         ? (a: number, b: number) => dir * (mPrice[a]! - mPrice[b]!) || mUtc[a]! - mUtc[b]! || byPid(a, b)
         : (a: number, b: number) => dir * (mUtc[a]! - mUtc[b]!) || mPrice[a]! - mPrice[b]! || byPid(a, b)
 
+    // Distances are recomputed for the few hits shown (the same call gives the same double)
+    // rather than kept for every match.
+    const kmTo = (box: FlatBox, m: number, k: number): number => {
+      const w = this.wpStart[mSlot[m]!]! + k
+      return haversineKm(box.lat, box.lon, this.wLat[w]!, this.wLon[w]!)
+    }
     const hit = (m: number): SegmentHit => ({
       id: this.ids[mSlot[m]!]!,
       i: mI[m]!,
       j: mJ[m]!,
-      ...(from !== undefined ? { fromKm: mFromKm[m]! } : {}),
-      ...(to !== undefined ? { toKm: mToKm[m]! } : {})
+      ...(fromBox !== undefined ? { fromKm: kmTo(fromBox, m, mI[m]!) } : {}),
+      ...(toBox !== undefined ? { toKm: kmTo(toBox, m, mJ[m]!) } : {})
     })
 
     const order = new Array<number>(total)
@@ -737,7 +778,6 @@ export class TripIndex {
 
     const top: Array<SegmentHit> = []
     if (req.withTopTrips) {
-      const minSeats = Math.max(1, req.seats ?? 0)
       const dist = (m: number): number => {
         const w0 = this.wpStart[mSlot[m]!]!
         let d = 0
@@ -750,15 +790,14 @@ export class TripIndex {
         const y = mPrice[b]! * dist(a)
         return x < y ? -1 : x > y ? 1 : byDate(a, b)
       }
-      const eligible = order.filter((m) => (this.flags[mSlot[m]!]! & FLAG_AUTO) !== 0 && this.seatsLeft[mSlot[m]!]! >= minSeats)
       for (const m of selectSorted(eligible, 3, byValue).slice(0, 3)) top.push(hit(m))
     }
 
     const facets: FacetCounts = {
       seats: seatsFacet,
-      dates: sortedEntries(dayFacet).map(([day, n]) => [yyyymmdd(day), n] as const),
+      dates: dayFacet.take().map(([day, n]) => [yyyymmdd(dayBase + day), n] as const),
       hours: hourFacet.flatMap((n, h) => (n > 0 ? [[h, n] as const] : [])),
-      prices: sortedEntries(priceFacet),
+      prices: priceFacet.take(),
       photo: photoFacet,
       experience: experienceFacet,
       comfort: comfortFacet
