@@ -160,9 +160,13 @@ export class TripIndex {
     this.compactAfter = options.compactAfter ?? 1024
   }
 
-  // Trip slots.
+  // Trip slots. A trip's ref (`refOf`) is fixed when it is upserted and `refSlot` gives the ref's
+  // current slot, so renumbering the slots rewrites one typed array instead of a million map
+  // entries.
   private ids: Array<string> = []
-  private slotOf = new Map<string, number>()
+  private refOf = new Map<string, number>()
+  private refSlot: Int32Array = new Int32Array(1024)
+  private refs = 0
   private alive: Uint8Array = new Uint8Array(1024)
   private wpStart: Int32Array = new Int32Array(1024)
   private wpCount: Uint8Array = new Uint8Array(1024)
@@ -231,11 +235,11 @@ export class TripIndex {
 
   /** Active trips. */
   get size(): number {
-    return this.slotOf.size
+    return this.refOf.size
   }
 
   has(id: string): boolean {
-    return this.slotOf.has(id)
+    return this.refOf.has(id)
   }
 
   upsert(r: IndexRecord): void {
@@ -245,8 +249,11 @@ export class TripIndex {
     const w0 = this.waypoints
     this.ensureSlots(slot + 1)
     this.ensureWaypoints(w0 + n)
+    const ref = this.refs++
+    this.refSlot = growI32(this.refSlot, ref + 1)
+    this.refSlot[ref] = slot
+    this.refOf.set(r.id, ref)
     this.ids[slot] = r.id
-    this.slotOf.set(r.id, slot)
     this.alive[slot] = 1
     this.wpStart[slot] = w0
     this.wpCount[slot] = n
@@ -295,22 +302,27 @@ export class TripIndex {
     // from its arrival side) then reads runs as well. Each sorts `cell * 2^32 + tiebreak` as
     // doubles, exact below 2^53, and a sort without comparator is native and fast.
     const cellAt = (w: number): number => cellKey(latCell(this.wLat[w]!), lonCell(this.wLon[w]!))
-    const byLast = new Float64Array(this.slotOf.size)
+    // Passes in old slot order read the per-waypoint arrays sequentially; the others read only
+    // small per-slot arrays out of order.
+    const firstCell = new Int32Array(this.slots)
+    const byLast = new Float64Array(this.refOf.size)
     let live = 0
     for (let s = 0; s < this.slots; s++) {
       if (this.alive[s] === 0) continue
+      firstCell[s] = cellAt(this.wpStart[s]!)
       byLast[live++] = cellAt(this.wpStart[s]! + this.wpCount[s]! - 1) * 2 ** 32 + s
     }
     byLast.sort()
     const ranked = new Int32Array(live)
-    for (let r = 0; r < live; r++) ranked[r] = byLast[r]! % 2 ** 32
     const keys = new Float64Array(live)
-    for (let r = 0; r < live; r++) keys[r] = cellAt(this.wpStart[ranked[r]!]!) * 2 ** 32 + r
+    for (let r = 0; r < live; r++) {
+      const s = byLast[r]! % 2 ** 32
+      ranked[r] = s
+      keys[r] = firstCell[s]! * 2 ** 32 + r
+    }
     keys.sort()
     const order = new Int32Array(live)
-    const newSlot = new Int32Array(this.slots)
-    // Old waypoint -> new one, -1 for those of dead slots.
-    const newW = new Int32Array(this.waypoints).fill(-1)
+    const newSlot = new Int32Array(this.slots).fill(-1)
     const start = new Int32Array(this.wpStart.length)
     const wSlot = new Int32Array(this.wSlot.length)
     let waypoints = 0
@@ -319,13 +331,16 @@ export class TripIndex {
       order[s] = old
       newSlot[old] = s
       start[s] = waypoints
-      for (let w = this.wpStart[old]!, end = w + this.wpCount[old]!; w < end; w++) {
-        newW[w] = waypoints
-        wSlot[waypoints++] = s
-      }
+      for (const end = waypoints + this.wpCount[old]!; waypoints < end; ) wSlot[waypoints++] = s
     }
-    // In place and in the map's own (load) order: far cheaper than building a second map.
-    for (const [id, old] of this.slotOf) this.slotOf.set(id, newSlot[old]!)
+    // Old waypoint -> new one, -1 for those of dead slots.
+    const newW = new Int32Array(this.waypoints).fill(-1)
+    for (let s = 0; s < this.slots; s++) {
+      const to = newSlot[s]!
+      if (to < 0) continue
+      for (let w = this.wpStart[s]!, end = w + this.wpCount[s]!, t = start[to]!; w < end; w++) newW[w] = t++
+    }
+    for (let r = 0; r < this.refs; r++) this.refSlot[r] = newSlot[this.refSlot[r]!]!
     this.ids = Array.from(order, (old) => this.ids[old]!)
     this.alive = gatherU8(this.alive, order)
     this.wpStart = start
@@ -408,10 +423,10 @@ export class TripIndex {
   }
 
   private kill(id: string): void {
-    const slot = this.slotOf.get(id)
-    if (slot === undefined) return
-    this.alive[slot] = 0
-    this.slotOf.delete(id)
+    const ref = this.refOf.get(id)
+    if (ref === undefined) return
+    this.alive[this.refSlot[ref]!] = 0
+    this.refOf.delete(id)
     this.dead++
   }
 
