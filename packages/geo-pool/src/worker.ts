@@ -3,7 +3,7 @@
  * read-only connection to the SQLite store, scans every active trip into a `TripIndex`, and posts
  * `GeoWorkerReady` to the parent. A timer then pulls `changesSince` every `refreshMs` (between
  * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s.
- * With `search`, it also loads the gazetteer and runs whole searches (`Search` tasks).
+ * With `search`, it also runs whole searches (`Search` tasks), and loads the gazetteer once ready.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
@@ -69,20 +69,20 @@ const refresh = (): void => {
   }
 }
 
+/**
+ * The gazetteer (~1 s and ~120 MB to load) is loaded just after the worker reports ready, so that
+ * it does not lengthen the server's start; a name search arriving before then waits for it once.
+ */
+let gazetteer: Gazetteer | undefined
+const places = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
+
 /** The search's ports in this thread: its own store connection, its own index, its own gazetteer. */
-const searchServices = (() => {
-  if (!data.search) return undefined
-  try {
-    const gazetteer = Gazetteer.shared()
-    return Context.make(TripStore, store).pipe(
+const searchServices = data.search
+  ? Context.make(TripStore, store).pipe(
       Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
-      Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => gazetteer.resolve(text, country)) })
+      Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => places().resolve(text, country)) })
     )
-  } catch (e) {
-    post({ _tag: "GeoWorkerStartFailed", threadId, message: `gazetteer: ${e instanceof Error ? e.message : String(e)}` })
-    throw e
-  }
-})()
+  : undefined
 
 const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
 
@@ -102,6 +102,16 @@ const search = (params: RawParams, context: RequestContext): SearchOutcome => {
 
 setInterval(refresh, data.refreshMs)
 post({ _tag: "GeoWorkerReady", stats: stats() })
+if (data.search) {
+  setImmediate(() => {
+    try {
+      places()
+    } catch (e) {
+      // Coordinate searches still work; a name search will fail as a defect, and say why.
+      console.warn(`geo-pool worker ${threadId}: the gazetteer could not be loaded:`, e)
+    }
+  })
+}
 
 const busy = (ms: number): void => {
   const end = performance.now() + ms
