@@ -1,6 +1,7 @@
 // A closed-loop HTTP load generator, run as its own process so that it does not share the
 // server's event loop: `concurrency` keep-alive loops over a list of paths for `seconds`.
-// Prints one JSON line: requests, rps, latency percentiles (nearest rank), statuses, bytes.
+// Prints one JSON line: requests, rps, latency percentiles (nearest rank), statuses, bytes, and
+// this generator's own CPU per request (it shares the machine's cores with the server).
 import { readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { parseArgs } from "node:util"
@@ -37,6 +38,7 @@ const statuses = {}
 let next = 0
 let bytes = 0
 const started = performance.now()
+const cpuStart = process.cpuUsage()
 const deadline = started + Number(values.seconds) * 1000
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
@@ -52,9 +54,10 @@ await Promise.all(
   })
 )
 const seconds = (performance.now() - started) / 1000
+const cpu = process.cpuUsage(cpuStart)
 latencies.sort((a, b) => a - b)
 const rank = (p) => latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)]
 console.log(
-  JSON.stringify({ requests: latencies.length, seconds, rps: latencies.length / seconds, p50: rank(50), p99: rank(99), statuses, meanBytes: bytes / latencies.length })
+  JSON.stringify({ requests: latencies.length, seconds, rps: latencies.length / seconds, p50: rank(50), p99: rank(99), statuses, meanBytes: bytes / latencies.length, clientCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / latencies.length })
 )
 agent.destroy()
