@@ -292,9 +292,10 @@ export class TripIndex {
 
   /**
    * Renumbers the live trips (and their waypoints) in grid-cell order of their first waypoint,
-   * then of their last, dropping dead slots. Store order is geographically random, so without this the candidates of
-   * one search are scattered over every per-trip array and each costs a cache miss per array read;
-   * in cell order they share cache lines. Upserts after a load append and are few.
+   * then of their last, dropping dead slots. Store order is geographically random, so without
+   * this the candidates of one search are scattered over every per-trip array and each costs a
+   * cache miss per array read; in cell order they share cache lines. Upserts after a load append
+   * and are few.
    */
   private renumber(): void {
     // Two stable sorts, by last waypoint's cell and then by first's, so that within an origin cell
