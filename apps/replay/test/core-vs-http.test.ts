@@ -62,7 +62,7 @@ describe("replay against the core and a real server", () => {
   it("a replay of a path file against the server writes the server's query log", async () => {
     const r = await run([pathsFile, "--target", server.baseUrl, "--key", store.key, "--concurrency", "1", "--json", join(tmp.dir, "http.json")])
     expect(r.stderr).not.toMatch(/refused|cannot/)
-    expect(r.code).toBe(EXIT_OK)
+    expect(r.code, r.stderr).toBe(EXIT_OK)
     const report = JSON.parse(readFileSync(join(tmp.dir, "http.json"), "utf8")) as Report
     expect(report.complete).toBe(true)
     expect(report.queries).toBe(sampleQueries(store.lines).length)
@@ -80,7 +80,7 @@ describe("replay against the core and a real server", () => {
     const r = await run([queryLog, "--target", "core", "--db", store.dbPath, "--compare", server.baseUrl, "--key-b", store.key, "--json", join(tmp.dir, "cmp.json")])
     const report = JSON.parse(readFileSync(join(tmp.dir, "cmp.json"), "utf8")) as Report
     expect(report.compare?.differences).toEqual([])
-    expect(r.code).toBe(EXIT_OK)
+    expect(r.code, r.stderr).toBe(EXIT_OK)
     expect(report.compare?.same).toBe(report.queries)
     // XML answers too: the core renders them with the server's encoder, compared in full.
     expect(report.compare?.formatsDiffer).toBe(0)

@@ -44,8 +44,9 @@ export const keyInfoOf = (row: KeyRow): KeyInfo => ({
 export const KEY_COLUMNS = "id, name, tier, daily_limit, created_at, revoked_at"
 
 /**
- * Creates an API key: 32 random URL-safe characters (192 bits). The plain key is returned once and
- * only its SHA-256 is stored.
+ * Creates an API key: 32 random URL-safe characters (192 bits), never starting with "-" (command
+ * lines would read `--key -abc...` as a missing value, as the replay tool's parser does). The plain
+ * key is returned once and only its SHA-256 is stored.
  */
 export const createKey = (db: SqliteDatabase, input: CreateKeyInput): { readonly id: string; readonly key: string } => {
   const tier = input.tier ?? "basic"
@@ -57,7 +58,8 @@ export const createKey = (db: SqliteDatabase, input: CreateKeyInput): { readonly
   const dailyLimit = tier === "basic" ? BASIC_DAILY_LIMIT : input.dailyLimit ?? PRODUCTION_DAILY_LIMIT
   if (!Number.isSafeInteger(dailyLimit) || dailyLimit < 1) throw new Error(`daily limit must be a positive integer, got ${dailyLimit}`)
   const id = `key-${randomBytes(6).toString("hex")}`
-  const key = randomBytes(24).toString("base64url")
+  let key = randomBytes(24).toString("base64url")
+  while (key.startsWith("-")) key = randomBytes(24).toString("base64url")
   db.prepare("INSERT INTO api_keys (id, name, tier, daily_limit, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
     id, input.name, tier, dailyLimit, hashKey(key), new Date().toISOString()
   )

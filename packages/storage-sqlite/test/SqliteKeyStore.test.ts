@@ -33,6 +33,16 @@ describe("keys", () => {
     }
   })
 
+  it("never starts a key with a dash, which command lines would take for an option", () => {
+    const db = openDatabase(":memory:")
+    // One base64url key in 64 would start with "-": 2,000 keys all but surely include some.
+    const keys = Array.from({ length: 2_000 }, (_, k) => createKey(db, { name: `k${k}` }).key)
+    db.close()
+    expect(keys.filter((key) => key.startsWith("-"))).toEqual([])
+    expect(keys.every((key) => /^[A-Za-z0-9_][A-Za-z0-9_-]{31}$/.test(key))).toBe(true)
+    expect(new Set(keys).size).toBe(keys.length)
+  })
+
   it("finds a key by its plain value; unknown and revoked keys are none", async () => {
     const path = tmp.path("store.db")
     const db = openDatabase(path)
