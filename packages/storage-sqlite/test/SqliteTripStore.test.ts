@@ -1,7 +1,8 @@
 import { DEFAULT_RATES, toIndexRecord, TripStore, type IndexRecord } from "@tripsearch/core"
+import Database from "better-sqlite3"
 import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { importFeed, openDatabase, setRate, SqliteTripStore } from "../src/index.js"
+import { importFeed, INDEX_COLUMNS, makeSqliteTripStore, MIGRATIONS, openDatabase, setRate, SqliteTripStore } from "../src/index.js"
 import { feed, tempDir, tripInput } from "./fixtures.js"
 
 let tmp: ReturnType<typeof tempDir>
@@ -143,8 +144,29 @@ describe("SqliteTripStore", () => {
     const path = tmp.path("store.db")
     openDatabase(path).close()
     const db = openDatabase(path)
-    expect(db.pragma("user_version", { simple: true })).toBe(1)
+    expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length)
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
+    db.close()
+  })
+
+  it("brings a store of the first schema up to date, and scans the index through the covering index", async () => {
+    const path = tmp.path("old.db")
+    // A store as the first release left it: schema 1 only, with trips.
+    const old = new Database(path)
+    old.exec(MIGRATIONS[0]!)
+    old.pragma("user_version = 1")
+    old.close()
+    expect(() => openDatabase(path, { readonly: true })).toThrow(/schema version/)
+    const db = openDatabase(path)
+    expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length)
+    expect(await importFeed(db, variedTrips().map((t) => JSON.stringify(t)))).toMatchObject({ ok: true, imported: 30 })
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT ${INDEX_COLUMNS} FROM trips WHERE status = 'active'`).all() as Array<{ detail: string }>
+    expect(plan.map((p) => p.detail).join(" ")).toContain("COVERING INDEX trips_scan")
+    const records: Array<unknown> = []
+    Effect.runSync(makeSqliteTripStore(db).scanIndex((r) => records.push(r)))
+    const active = db.prepare("SELECT count(*) FROM trips WHERE status = 'active'").pluck().get() as number
+    expect(active).toBeGreaterThan(20)
+    expect(records).toHaveLength(active)
     db.close()
   })
 })
