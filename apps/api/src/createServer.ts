@@ -6,7 +6,7 @@ import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, batchedLines, createApp, errorBody, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
+import { type AppServices, batchedLines, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -85,8 +85,9 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     mkdirSync(dirname(config.queryLogPath), { recursive: true })
     queryLog = createWriteStream(config.queryLogPath, { flags: "a" })
   }
-  // Request logs and the query log are written a batch per event-loop turn (errors at once).
-  const requestLines = batchedLines(process.stdout)
+  // Request logs go to stdout asynchronously (a slow log reader must not stall requests), the
+  // query log a batch per event-loop turn; errors go to stderr at once.
+  const requestLines = fdLines(1)
   const queryLines = queryLog === undefined ? undefined : batchedLines(queryLog)
   // With a pool, a search runs whole in a worker: this thread parses, admits, dispatches, writes.
   const pool = Option.getOrUndefined(await runtime.runPromise(Effect.serviceOption(GeoPoolService)))
@@ -138,7 +139,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
         clearTimeout(force)
       }
       await runtime.dispose()
-      requestLines.flush()
+      await requestLines.drain()
       queryLines?.flush()
       if (queryLog !== undefined) {
         const stream = queryLog

@@ -1,5 +1,9 @@
+import { execFileSync, spawn } from "node:child_process"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { batchedLines, jsonLineLogger } from "../src/index.js"
+import { batchedLines, fdLines, jsonLineLogger } from "../src/index.js"
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
@@ -41,5 +45,73 @@ describe("batchedLines", () => {
     const lines = writes.join("").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(lines.map((l) => l.status)).toEqual([200, 404])
     expect(lines.every((l) => l.level === "info" && typeof l.time === "string")).toBe(true)
+  })
+})
+
+describe("fdLines", () => {
+  it("writes every line in order to the file descriptor, and drains", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fd-lines-"))
+    const path = join(dir, "log.ndjson")
+    const fd = openSync(path, "w")
+    try {
+      const sink = fdLines(fd)
+      const lines = Array.from({ length: 5_000 }, (_, k) => `{"n":${k}}\n`)
+      for (const line of lines) sink.write(line)
+      await sink.drain()
+      expect(readFileSync(path, "utf8")).toBe(lines.join(""))
+    } finally {
+      closeSync(fd)
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("keeps the event loop free while the reader of a blocking pipe is stalled, then delivers everything", async () => {
+    // A FIFO opened for writing without O_NONBLOCK, as an inherited stdout usually is: a
+    // synchronous writer would block once its 64 KiB buffer is full, until the reader reads.
+    const dir = mkdtempSync(join(tmpdir(), "fd-lines-"))
+    const fifo = join(dir, "fifo")
+    const out = join(dir, "out.txt")
+    execFileSync("mkfifo", [fifo])
+    const reader = `const fs = require("fs"); const fd = fs.openSync(${JSON.stringify(fifo)}, "r");` +
+      `setTimeout(() => fs.createReadStream(null, { fd }).pipe(fs.createWriteStream(${JSON.stringify(out)})), 600)`
+    const child = spawn(process.execPath, ["-e", reader], { stdio: "ignore" })
+    const fd = openSync(fifo, "w")
+    try {
+      const sink = fdLines(fd)
+      const line = `${"x".repeat(199)}\n`
+      const t0 = performance.now()
+      for (let k = 0; k < 5_000; k++) sink.write(line)
+      // Far more than the pipe holds is waiting, and the loop still turns at once.
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(performance.now() - t0).toBeLessThan(300)
+      await sink.drain()
+      closeSync(fd)
+      await new Promise((resolve) => child.on("exit", resolve))
+      expect(readFileSync(out, "utf8")).toBe(line.repeat(5_000))
+    } finally {
+      child.kill()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("drops lines past its queue limit and says how many once the reader catches up", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fd-lines-"))
+    const path = join(dir, "log.ndjson")
+    const fd = openSync(path, "w")
+    try {
+      const sink = fdLines(fd, 1_000)
+      // The first line goes out at once; the rest queue behind it, up to 1,000 bytes.
+      for (let k = 0; k < 30; k++) sink.write(`${String(k).padStart(99, "0")}\n`)
+      await sink.drain()
+      const lines = readFileSync(path, "utf8").trim().split("\n")
+      const kept = lines.filter((l) => !l.startsWith("{"))
+      const notice = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { event: string; count: number })
+      expect(kept.length).toBeLessThan(30)
+      expect(notice).toEqual([expect.objectContaining({ event: "log_lines_dropped", count: 30 - kept.length })])
+      expect(kept).toEqual([...kept].sort())
+    } finally {
+      closeSync(fd)
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
