@@ -260,6 +260,39 @@ describe("PRODUCTION_DAILY_LIMIT", () => {
   })
 })
 
+describe("the search pool under a burst", () => {
+  it("answers 503 service.overloaded with Retry-After past its queue, never a backlog, then serves again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tripsearch-burst-"))
+    const dbPath = join(dir, "trips.db")
+    const { demoKey } = await ensureDataset({ dbPath, demoKeyPath: join(dir, "demo-key.json"), trips: 2_000, nowMs: Date.now() })
+    const api = await createServer({
+      config: { dbPath, publicBaseUrl: API_BASE, websiteBaseUrl: WEBSITE_BASE, queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, matcherMaxQueue: 1 },
+      logger: { info: () => {}, error: () => {} }
+    })
+    try {
+      const { port } = await api.listen(0, "127.0.0.1")
+      // Searches by city name around a large radius: each takes the worker a while, and 40 arrive
+      // at once for one worker and one waiting place.
+      const ask = () =>
+        fetch(`http://127.0.0.1:${port}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris&radius=300&limit=100`, { headers: { key: demoKey!.key } })
+      const burst = await Promise.all(Array.from({ length: 40 }, ask))
+      const statuses = burst.map((r) => r.status)
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2)
+      const refused = burst.filter((r) => r.status === 503)
+      expect(refused.length).toBeGreaterThan(0)
+      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true)
+      for (const r of refused) {
+        expect(r.headers.get("retry-after")).toBe("1")
+        expect(((await r.json()) as Json).error["developper-message"]).toBe("service.overloaded")
+      }
+      expect((await ask()).status).toBe(200)
+    } finally {
+      await api.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe("main", () => {
   const mainJs = resolve(REPO_ROOT, "apps/api/dist/main.js")
 
