@@ -14,6 +14,8 @@ import type { ApiConfig } from "./config.js"
 /** Matching defaults when a caller (a test, the replay tool) leaves them out: as `loadConfig`'s. */
 const DEFAULT_MATCHER_THREADS = 2
 const DEFAULT_MATCHER_MAX_QUEUE = 256
+/** How long a shutdown waits for request logs still queued for stdout. */
+const LOG_DRAIN_MS = 2_000
 
 export const apiLayer = (
   config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue">>
@@ -139,7 +141,14 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
         clearTimeout(force)
       }
       await runtime.dispose()
-      await requestLines.drain()
+      // The last request logs, unless stdout's reader is stalled: shutdown does not wait on it.
+      await new Promise<void>((resolve) => {
+        const giveUp = setTimeout(resolve, LOG_DRAIN_MS)
+        void requestLines.drain().then(() => {
+          clearTimeout(giveUp)
+          resolve()
+        })
+      })
       queryLines?.flush()
       if (queryLog !== undefined) {
         const stream = queryLog

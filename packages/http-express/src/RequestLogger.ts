@@ -29,9 +29,8 @@ export interface FlushableSink extends LineSink {
 
 /**
  * Gathers lines and hands them to `sink` in one write per turn of the event loop (or as soon as
- * `maxBytes` wait): under load, one system call for many requests instead of one each (the
- * per-request writes to a piped stdout were about 15% of the server thread's profile). A line
- * waits at most one turn; `flush` writes what waits now (on shutdown).
+ * `maxBytes` wait): under load, one write for many requests instead of one each (the server's
+ * query log file). A line waits at most one turn; `flush` writes what waits now (on shutdown).
  */
 export const batchedLines = (sink: LineSink, maxBytes = 64 * 1024): FlushableSink => {
   let pending: Array<string> = []
