@@ -2,10 +2,13 @@
 // route returning a constant body of the same mean size, both loaded by the same load generator
 // (bench/load.mjs, its own process) at the same concurrency, in alternating rounds of one run.
 //
-//   node apps/api/bench/http.mjs [--db PATH] [--seconds S] [--concurrency C] [--rounds R] [--threads T]
+//   node apps/api/bench/http.mjs [--db PATH] [--seconds S] [--concurrency C] [--rounds R] [--threads T] [--in-process yes|no]
 //
-// The store defaults to the geo-pool benchmark's cached 1,000,000-trip store: run
-// `npm run bench` (which runs both benchmarks) or packages/geo-pool/bench/bench.mjs first.
+// It also prints the CPU per request of both servers and of the load generator, the CPU per
+// request the 0.5 target leaves on this machine, and (unless --in-process no) the search
+// use-case's own cost in this thread without HTTP. The store defaults to the geo-pool
+// benchmark's cached 1,000,000-trip store: run `npm run bench` (the matching benchmark, which
+// builds it) or packages/geo-pool/bench/bench.mjs first.
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
@@ -142,6 +145,7 @@ await load(bareBase, false, 2)
  * (the pool's workers, libuv and V8 helpers). A per-request split that noise on a shared machine
  * does not skew the way it skews req/s.
  */
+const CLOCK_TICKS = 100
 const threadCpuMs = (pid) => {
   const split = { main: 0, others: 0 }
   try {
@@ -157,7 +161,6 @@ const threadCpuMs = (pid) => {
   }
   return split
 }
-const CLOCK_TICKS = 100
 
 const ours = []
 const baseline = []
