@@ -111,6 +111,28 @@ const flatBox = (place: MatchPlace): FlatBox => {
   }
 }
 
+/** What `TripIndex.cellsOf` answers: a place's box and its grid cells. */
+interface Cells {
+  readonly box: FlatBox
+  readonly built: ReadonlyArray<number>
+  readonly waiting: ReadonlyArray<ReadonlyArray<number>>
+  readonly entries: number
+}
+
+/** Calls `visit` with the key of every grid cell the box covers (both longitude ranges). */
+const forEachCell = (box: FlatBox, visit: (key: number) => void): void => {
+  const la0 = latCell(box.minLat)
+  const la1 = latCell(box.maxLat)
+  for (let range = 0; range < 2; range++) {
+    const west = range === 0 ? box.west0 : box.west1
+    const east = range === 0 ? box.east0 : box.east1
+    if (west > east) continue
+    const lo0 = lonCell(west)
+    const lo1 = lonCell(east)
+    for (let la = la0; la <= la1; la++) for (let lo = lo0; lo <= lo1; lo++) visit(cellKey(la, lo))
+  }
+}
+
 /**
  * Counts per integer key, for one search at a time: keys in [0, size) go to a typed array kept
  * between searches (a Map update per candidate cost a tenth of a large search), any other key to
@@ -504,75 +526,64 @@ export class TripIndex {
     this.legDist = growI32(this.legDist, n)
   }
 
-  /** Grid entries (built and waiting) in the cells a scan around `place` reads. */
-  private scanLoad(place: MatchPlace): number {
-    const box = boundingBox(place.lat, place.lon, place.radiusKm)
-    const la0 = latCell(box.minLat)
-    const la1 = latCell(box.maxLat)
-    let n = 0
-    for (const [west, east] of box.lonRanges) {
-      const lo0 = lonCell(west)
-      const lo1 = lonCell(east)
-      for (let la = la0; la <= la1; la++) {
-        for (let lo = lo0; lo <= lo1; lo++) {
-          const key = cellKey(la, lo)
-          const c = this.gridCell.get(key)
-          if (c !== undefined) n += this.gridStart[c + 1]! - this.gridStart[c]!
-          const more = this.extra.get(key)
-          if (more !== undefined) n += more.length / 4
-        }
+  /**
+   * The grid cells `box` covers that hold waypoints, looked up once per search and side: built
+   * cells (CSR indices), lists still waiting for the next build, and how many entries they hold
+   * in all (a pair is scanned from its lighter side).
+   */
+  private cellsOf(box: FlatBox): Cells {
+    const built: Array<number> = []
+    const waiting: Array<Array<number>> = []
+    let entries = 0
+    forEachCell(box, (key) => {
+      const c = this.gridCell.get(key)
+      if (c !== undefined) {
+        built.push(c)
+        entries += this.gridStart[c + 1]! - this.gridStart[c]!
       }
-    }
-    return n
+      const more = this.extra.get(key)
+      if (more !== undefined) {
+        waiting.push(more)
+        entries += more.length / 4
+      }
+    })
+    return { box, built, waiting, entries }
   }
 
   /**
-   * Calls `take` with the trip slot of every waypoint (of a live trip or not) that may lie within `place.radiusKm`,
-   * skipping first (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching
-   * rule of each side requires. The chord test errs on the inclusive side; exact distances come
-   * later, for candidate trips only.
+   * Calls `take` with the trip slot of every waypoint (of a live trip or not) in `cells` that may
+   * lie within the radius of their box's place, skipping first (`skip = "first"`) or last (`"last"`)
+   * waypoints of their trip, as the matching rule of each side requires. The chord test errs on
+   * the inclusive side; exact distances come later, for candidate trips only.
    */
-  private scanNear(place: MatchPlace, skip: "first" | "last", take: (slot: number) => void): void {
-    const box = boundingBox(place.lat, place.lon, place.radiusKm)
-    const cosLat = Math.cos(place.lat * RAD)
-    const px = cosLat * Math.cos(place.lon * RAD)
-    const py = cosLat * Math.sin(place.lon * RAD)
-    const pz = Math.sin(place.lat * RAD)
-    const chord = 2 * Math.sin(Math.min(Math.PI, place.radiusKm / EARTH_RADIUS_KM) / 2)
+  private scanNear(cells: Cells, skip: "first" | "last", take: (slot: number) => void): void {
+    const { box } = cells
+    const cosLat = Math.cos(box.lat * RAD)
+    const px = cosLat * Math.cos(box.lon * RAD)
+    const py = cosLat * Math.sin(box.lon * RAD)
+    const pz = Math.sin(box.lat * RAD)
+    const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
     const limit = chord * chord * (1 + 1e-9) + 1e-15
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
     const { gridStart, gridSlot, gridEnds, gridXYZ, wSlot, wpStart, wpCount } = this
-    const la0 = latCell(box.minLat)
-    const la1 = latCell(box.maxLat)
-    for (const [west, east] of box.lonRanges) {
-      const lo0 = lonCell(west)
-      const lo1 = lonCell(east)
-      for (let la = la0; la <= la1; la++) {
-        for (let lo = lo0; lo <= lo1; lo++) {
-          const key = cellKey(la, lo)
-          const c = this.gridCell.get(key)
-          if (c !== undefined) {
-            for (let e = gridStart[c]!, end = gridStart[c + 1]!; e < end; e++) {
-              const dx = gridXYZ[3 * e]! - px
-              const dy = gridXYZ[3 * e + 1]! - py
-              const dz = gridXYZ[3 * e + 2]! - pz
-              if (dx * dx + dy * dy + dz * dz <= limit && (gridEnds[e]! & skipEnd) === 0) take(gridSlot[e]!)
-            }
-          }
-          const more = this.extra.get(key)
-          if (more !== undefined) {
-            for (let e = 0; e < more.length; e += 4) {
-              const dx = more[e + 1]! - px
-              const dy = more[e + 2]! - py
-              const dz = more[e + 3]! - pz
-              if (dx * dx + dy * dy + dz * dz > limit) continue
-              const w = more[e]!
-              const slot = wSlot[w]!
-              const k = w - wpStart[slot]!
-              if (skipEnd === END_FIRST ? k !== 0 : k !== wpCount[slot]! - 1) take(slot)
-            }
-          }
-        }
+    for (const c of cells.built) {
+      for (let e = gridStart[c]!, end = gridStart[c + 1]!; e < end; e++) {
+        const dx = gridXYZ[3 * e]! - px
+        const dy = gridXYZ[3 * e + 1]! - py
+        const dz = gridXYZ[3 * e + 2]! - pz
+        if (dx * dx + dy * dy + dz * dz <= limit && (gridEnds[e]! & skipEnd) === 0) take(gridSlot[e]!)
+      }
+    }
+    for (const more of cells.waiting) {
+      for (let e = 0; e < more.length; e += 4) {
+        const dx = more[e + 1]! - px
+        const dy = more[e + 2]! - py
+        const dz = more[e + 3]! - pz
+        if (dx * dx + dy * dy + dz * dz > limit) continue
+        const w = more[e]!
+        const slot = wSlot[w]!
+        const k = w - wpStart[slot]!
+        if (skipEnd === END_FIRST ? k !== 0 : k !== wpCount[slot]! - 1) take(slot)
       }
     }
   }
@@ -610,10 +621,12 @@ export class TripIndex {
     }
     // A pair is matched from one side only, the one with fewer waypoints around it: the other
     // side is checked per candidate trip, which costs far less than scanning a second city.
-    if (from !== undefined && (to === undefined || this.scanLoad(from) <= this.scanLoad(to))) this.scanNear(from, "last", collect)
-    else if (to !== undefined) this.scanNear(to, "first", collect)
-    const fromBox = from !== undefined ? flatBox(from) : undefined
-    const toBox = to !== undefined ? flatBox(to) : undefined
+    const fromCells = from === undefined ? undefined : this.cellsOf(flatBox(from))
+    const toCells = to === undefined ? undefined : this.cellsOf(flatBox(to))
+    if (fromCells !== undefined && (toCells === undefined || fromCells.entries <= toCells.entries)) this.scanNear(fromCells, "last", collect)
+    else if (toCells !== undefined) this.scanNear(toCells, "first", collect)
+    const fromBox = fromCells?.box
+    const toBox = toCells?.box
     const dF = this.distF
     const dT = this.distT
 
