@@ -3,6 +3,23 @@ import { describe, expect, it } from "vitest"
 import { haversineKm, referenceSearch, segmentAmounts, TripIndex, type IndexRecord, type MatchRequest, type SegmentHit } from "@tripsearch/core"
 import { EDGE_HUBS, indexRecord, indexRecords, matchRequest, matchRequestNear } from "./arbitraries.js"
 
+/** A generated update: trip `t${k}` (existing or not) is replaced, or removed. */
+type UpdateOp = readonly [k: number, remove: boolean]
+const updateOps = fc.array(fc.tuple(fc.integer({ min: 0, max: 45 }), fc.boolean()), { maxLength: 30 })
+
+/** Plays one update on the index and on the map of live trips the reference searches. */
+const applyUpdate = (index: TripIndex, live: Map<string, IndexRecord>, [k, remove]: UpdateOp, replacement: IndexRecord): void => {
+  const id = `t${k}`
+  if (remove) {
+    index.remove(id)
+    live.delete(id)
+  } else {
+    const r = { ...replacement, id }
+    index.upsert(r)
+    live.set(id, r)
+  }
+}
+
 describe("TripIndex against the brute-force reference", () => {
   it("gives the reference's total, page, top trips, facets and aggregates", () => {
     fc.assert(
@@ -77,23 +94,13 @@ describe("TripIndex against the brute-force reference", () => {
     fc.assert(
       fc.property(
         indexRecords(40),
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 45 }), fc.boolean()), { maxLength: 30 }),
+        updateOps,
         fc.array(indexRecord("x"), { minLength: 60, maxLength: 60 }),
         matchRequest,
         (records, ops, replacements, req) => {
           const index = new TripIndex()
           const live = new Map<string, IndexRecord>()
-          const play = ([k, remove]: readonly [number, boolean], n: number): void => {
-            const id = `t${k}`
-            if (remove) {
-              index.remove(id)
-              live.delete(id)
-            } else {
-              const r = { ...replacements[n]!, id }
-              index.upsert(r)
-              live.set(id, r)
-            }
-          }
+          const play = (op: UpdateOp, n: number): void => applyUpdate(index, live, op, replacements[n]!)
           index.beginLoad()
           for (const r of records) {
             index.upsert(r)
@@ -118,23 +125,13 @@ describe("TripIndex against the brute-force reference", () => {
       fc.property(
         fc.constantFrom({}, { rebuildAfter: 1, compactAfter: 1 }, { rebuildAfter: 5, compactAfter: 3 }),
         indexRecords(40),
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 45 }), fc.boolean()), { maxLength: 30 }),
+        updateOps,
         fc.array(indexRecord("x"), { minLength: 30, maxLength: 30 }),
         matchRequest,
         (options, records, ops, replacements, req) => {
           const index = TripIndex.from(records, options)
           const live = new Map(records.map((r) => [r.id, r]))
-          ops.forEach(([k, remove], n) => {
-            const id = `t${k}`
-            if (remove) {
-              index.remove(id)
-              live.delete(id)
-            } else {
-              const r = { ...replacements[n]!, id }
-              index.upsert(r)
-              live.set(id, r)
-            }
-          })
+          ops.forEach((op, n) => applyUpdate(index, live, op, replacements[n]!))
           expect(index.size).toBe(live.size)
           expect(index.search(req)).toEqual(referenceSearch([...live.values()], req))
         }
