@@ -190,13 +190,8 @@ const startPool = async (threads) => {
   return { pool, startMs: performance.now() - t0 }
 }
 /** The machine's own ceiling: CPU-only tasks (a 2 ms spin each) through the same pool. */
-const control = async (pool, inFlight) => {
-  const n = 400
-  let next = 0
-  const t0 = performance.now()
-  await Promise.all(Array.from({ length: inFlight }, async () => { while (next++ < n) await pool.run({ _tag: "Busy", ms: 2 }) }))
-  return n / ((performance.now() - t0) / 1000)
-}
+const busyTasks = Array.from({ length: 400 }, () => ({ _tag: "Busy", ms: 2 }))
+const control = async (pool, inFlight) => (await runAll(pool, busyTasks, inFlight, () => {})).qps
 /**
  * The same queries as `GET /api/v2/trips` parameters, for the pool's `Search` task (what the
  * server runs: decoding, matching, reading the shown trips, rendering, JSON encoding). Price
@@ -230,39 +225,41 @@ const mainThreadCpuMs = () => {
   }
 }
 
-/** Every search once as a whole `Search` task; searches per second and this thread's CPU per task. */
-const searchThroughput = async (pool, inFlight) => {
+/**
+ * Runs every task once through the pool with `inFlight` outstanding at any time, handing each
+ * result to `onResult`: tasks per second, and this thread's CPU per task.
+ */
+const runAll = async (pool, tasks, inFlight, onResult) => {
   let next = 0
-  let failed = 0
   const cpu0 = mainThreadCpuMs()
   const t0 = performance.now()
   const lane = async () => {
-    while (next < searchParams.length) {
-      const outcome = await pool.run({ _tag: "Search", params: searchParams[next++], context: SEARCH_CONTEXT })
-      if (outcome._tag !== "Found") failed++
-    }
+    while (next < tasks.length) onResult(await pool.run(tasks[next++]))
   }
   await Promise.all(Array.from({ length: inFlight }, lane))
-  if (failed > 0) throw new Error(`${failed} benchmark searches were refused`)
   const cpu1 = mainThreadCpuMs()
-  return { qps: searchParams.length / ((performance.now() - t0) / 1000), mainMs: cpu0 === undefined ? NaN : (cpu1 - cpu0) / searchParams.length }
+  return { qps: tasks.length / ((performance.now() - t0) / 1000), mainMs: cpu0 === undefined ? NaN : (cpu1 - cpu0) / tasks.length }
 }
 
-/** Every query once, with `inFlight` searches outstanding at any time; queries per second. */
+const searchTasks = searchParams.map((params) => ({ _tag: "Search", params, context: SEARCH_CONTEXT }))
+/** Every search once as a whole `Search` task. */
+const searchThroughput = async (pool, inFlight) => {
+  let failed = 0
+  const run = await runAll(pool, searchTasks, inFlight, (outcome) => {
+    if (outcome._tag !== "Found") failed++
+  })
+  if (failed > 0) throw new Error(`${failed} benchmark searches were refused`)
+  return run
+}
+
+const matchTasks = queries.map((request) => ({ _tag: "Match", request }))
+/** Every query once as a `Match` task, and the matches they found in all. */
 const throughput = async (pool, inFlight) => {
-  let next = 0
   let totalMatched = 0
-  const cpu0 = mainThreadCpuMs()
-  const t0 = performance.now()
-  const lane = async () => {
-    while (next < queries.length) {
-      const r = await pool.run({ _tag: "Match", request: queries[next++] })
-      totalMatched += r.total
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, lane))
-  const cpu1 = mainThreadCpuMs()
-  return { qps: queries.length / ((performance.now() - t0) / 1000), totalMatched, mainMs: cpu0 === undefined ? NaN : (cpu1 - cpu0) / queries.length }
+  const run = await runAll(pool, matchTasks, inFlight, (result) => {
+    totalMatched += result.total
+  })
+  return { ...run, totalMatched }
 }
 
 const freshTrip = (k) => JSON.stringify({
