@@ -6,7 +6,7 @@ import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, batchedLines, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
+import { type AppServices, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -87,10 +87,9 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     mkdirSync(dirname(config.queryLogPath), { recursive: true })
     queryLog = createWriteStream(config.queryLogPath, { flags: "a" })
   }
-  // Request logs go to stdout asynchronously (a slow log reader must not stall requests), the
-  // query log a batch per event-loop turn; errors go to stderr at once.
+  // Request logs go to stdout asynchronously (a slow log reader must not stall requests); errors
+  // go to stderr at once.
   const requestLines = fdLines(1)
-  const queryLines = queryLog === undefined ? undefined : batchedLines(queryLog)
   // With a pool, a search runs whole in a worker: this thread parses, admits, dispatches, writes.
   const pool = Option.getOrUndefined(await runtime.runPromise(Effect.serviceOption(GeoPoolService)))
   const app = createApp({
@@ -99,7 +98,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
-      queryLog: queryLines,
+      queryLog,
       logger: logger ?? jsonLineLogger(requestLines, process.stderr)
     }
   })
@@ -149,7 +148,6 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
           resolve()
         })
       })
-      queryLines?.flush()
       if (queryLog !== undefined) {
         const stream = queryLog
         await new Promise<void>((resolve) => stream.end(() => resolve()))

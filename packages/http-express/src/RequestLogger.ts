@@ -22,44 +22,6 @@ export const jsonLineLogger = (sink: LineSink, errorSink: LineSink = sink): Requ
   error: (entry) => void errorSink.write(line("error", entry))
 })
 
-/** A `LineSink` that can be told to write out what it holds. */
-export interface FlushableSink extends LineSink {
-  readonly flush: () => void
-}
-
-/**
- * Gathers lines and hands them to `sink` in one write per turn of the event loop (or as soon as
- * `maxBytes` wait): under load, one write for many requests instead of one each (the server's
- * query log file). A line waits at most one turn; `flush` writes what waits now (on shutdown).
- */
-export const batchedLines = (sink: LineSink, maxBytes = 64 * 1024): FlushableSink => {
-  let pending: Array<string> = []
-  let bytes = 0
-  let scheduled = false
-  const flush = (): void => {
-    if (pending.length === 0) return
-    const text = pending.join("")
-    pending = []
-    bytes = 0
-    sink.write(text)
-  }
-  return {
-    write: (line) => {
-      pending.push(line)
-      bytes += line.length
-      if (bytes >= maxBytes) flush()
-      else if (!scheduled) {
-        scheduled = true
-        setImmediate(() => {
-          scheduled = false
-          flush()
-        })
-      }
-    },
-    flush
-  }
-}
-
 /** A `LineSink` whose queued lines can be waited for. */
 export interface DrainableSink extends LineSink {
   /** Resolves once every line written so far has been handed to the file descriptor. */
