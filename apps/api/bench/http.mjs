@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { Context, Effect } from "effect"
 import { PlaceResolver, searchTrips, TripIndex, TripMatcher, TripStore } from "@tripsearch/core"
-import { Gazetteer } from "@tripsearch/gazetteer"
+import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { createKey, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -223,7 +223,7 @@ if (values["in-process"] === "yes") {
   }
   const services = Context.make(TripStore, { ...store, getTrips: (ids) => Effect.sync(() => timed("read", () => Effect.runSync(store.getTrips(ids)))) }).pipe(
     Context.add(TripMatcher, { match: (request) => Effect.sync(() => timed("match", () => index.search(request))) }),
-    Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => gazetteer.resolve(text, country)) })
+    Context.add(PlaceResolver, GazetteerPlaceResolver.service(() => gazetteer))
   )
   const requests = paths.map((p) => {
     const [path, query] = p.split("?")

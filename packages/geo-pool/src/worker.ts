@@ -16,7 +16,7 @@ import {
   TripMatcher,
   TripStore
 } from "@tripsearch/core"
-import { Gazetteer } from "@tripsearch/gazetteer"
+import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { parentPort, threadId, workerData } from "node:worker_threads"
@@ -80,7 +80,7 @@ const places = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
 const searchServices = data.search
   ? Context.make(TripStore, store).pipe(
       Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
-      Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => places().resolve(text, country)) })
+      Context.add(PlaceResolver, GazetteerPlaceResolver.service(places))
     )
   : undefined
 

@@ -12,7 +12,7 @@ import {
   TripMatcher,
   TripStore
 } from "@tripsearch/core"
-import { Gazetteer } from "@tripsearch/gazetteer"
+import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import { GeoPool, searchOn, WorkerFailed } from "../dist/index.js"
@@ -44,7 +44,7 @@ const inThread = (dbPath: string) => {
   const gazetteer = Gazetteer.shared()
   const services = Context.make(TripStore, store).pipe(
     Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
-    Context.add(PlaceResolver, { resolve: (text, country) => Effect.sync(() => gazetteer.resolve(text, country)) })
+    Context.add(PlaceResolver, GazetteerPlaceResolver.service(() => gazetteer))
   )
   return { run: (params: RawParams) => Effect.runPromiseExit(Effect.provide(searchTrips(params, CONTEXT), services)), close: () => db.close() }
 }
