@@ -12,6 +12,7 @@ import {
   type RequestContext,
   SearchErrorSchema,
   searchTrips,
+  InMemoryTripMatcher,
   TripIndex,
   TripMatcher,
   TripStore
@@ -79,7 +80,7 @@ const places = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
 /** The search's ports in this thread: its own store connection, its own index, its own gazetteer. */
 const searchServices = data.search
   ? Context.make(TripStore, store).pipe(
-      Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
+      Context.add(TripMatcher, InMemoryTripMatcher.over(index)),
       Context.add(PlaceResolver, GazetteerPlaceResolver.service(places))
     )
   : undefined

@@ -8,6 +8,7 @@ import {
   type RequestContext,
   searchTrips,
   ServiceOverloaded,
+  InMemoryTripMatcher,
   TripIndex,
   TripMatcher,
   TripStore
@@ -43,7 +44,7 @@ const inThread = (dbPath: string) => {
   Effect.runSync(store.scanIndex((r) => index.upsert(r)))
   const gazetteer = Gazetteer.shared()
   const services = Context.make(TripStore, store).pipe(
-    Context.add(TripMatcher, TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })),
+    Context.add(TripMatcher, InMemoryTripMatcher.over(index)),
     Context.add(PlaceResolver, GazetteerPlaceResolver.service(() => gazetteer))
   )
   return { run: (params: RawParams) => Effect.runPromiseExit(Effect.provide(searchTrips(params, CONTEXT), services)), close: () => db.close() }

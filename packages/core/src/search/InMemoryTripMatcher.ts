@@ -11,6 +11,10 @@ export const REFRESH_INTERVAL = Duration.millis(200)
  * the store's change sequence. For embedding and tests; the server may use the worker pool.
  */
 export class InMemoryTripMatcher {
+  /** The port over an index this thread holds and keeps fresh itself (a pool worker does). */
+  static readonly over = (index: TripIndex): TripMatcher["Type"] =>
+    TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })
+
   static readonly layer: Layer.Layer<TripMatcher, never, TripStore> = Layer.scoped(
     TripMatcher,
     Effect.gen(function* () {
@@ -29,7 +33,7 @@ export class InMemoryTripMatcher {
         Effect.repeat(Schedule.spaced(REFRESH_INTERVAL)),
         Effect.forkScoped
       )
-      return TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })
+      return InMemoryTripMatcher.over(index)
     })
   )
 }
