@@ -1,7 +1,7 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { haversineKm, referenceSearch, segmentAmounts, TripIndex, type IndexRecord, type MatchRequest, type SegmentHit } from "@tripsearch/core"
-import { EDGE_HUBS, indexRecord, indexRecords, matchRequest, matchRequestNear } from "./arbitraries.js"
+import { DEFAULT_RATES, haversineKm, referenceSearch, segmentAmounts, TripIndex, type IndexRecord, type MatchRequest, type SegmentHit } from "@tripsearch/core"
+import { EDGE_HUBS, indexRecord, indexRecords, matchRequest, matchRequestNear, NOW } from "./arbitraries.js"
 
 /** A generated update: trip `t${k}` (existing or not) is replaced, or removed. */
 type UpdateOp = readonly [k: number, remove: boolean]
@@ -39,6 +39,54 @@ describe("TripIndex against the brute-force reference", () => {
       }),
       { numRuns: 300 }
     )
+  })
+
+  it("ranks top trips in one total order, zero distances last, whatever the order of the trips", () => {
+    // A zero-price segment over 1 m, a zero-price one and a priced one over 0 m: compared as bare
+    // cross products these form a cycle (0·1 = 0·0, 0·0 = p·0, 0·0 < p·1), and the ranking then
+    // depended on the order in which trips were loaded.
+    const trip = (id: string, offsetMin: number, legPriceMinor: number, legDistanceM: number): IndexRecord => ({
+      id,
+      departureMs: NOW,
+      lat: [45, 45.1],
+      lon: [5, 5.1],
+      offsetMin: [offsetMin, offsetMin + 30],
+      zoneOffsetMin: [0, 0],
+      legPriceMinor: [legPriceMinor],
+      legDistanceM: [legDistanceM],
+      legDurationS: [1800],
+      currency: "EUR",
+      seats: 3,
+      seatsLeft: 1,
+      autoBooking: true,
+      bookingType: "no_booking",
+      short: false,
+      hasPhoto: false,
+      experience: 0,
+      comfortStars: 1
+    })
+    // (A zero price comes from rounding a converted price; a zero leg price stands for it here.)
+    const records = [trip("a", 1, 0, 0), trip("b", 1, 0, 1), trip("c", 0, 500, 0)]
+    const req: MatchRequest = {
+      from: { lat: 45, lon: 5, radiusKm: 1 },
+      nowMs: NOW,
+      photoOnly: false,
+      autoOnly: false,
+      includeShort: false,
+      currency: "EUR",
+      priceMode: "net",
+      rates: DEFAULT_RATES,
+      sort: "trip_date",
+      order: "asc",
+      offset: 0,
+      limit: 0,
+      withTopTrips: true
+    }
+    for (const order of [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]) {
+      const shuffled = order.map((k) => records[k]!)
+      expect(TripIndex.from(shuffled).search(req).top.map((h) => h.id)).toEqual(["b", "c", "a"])
+      expect(referenceSearch(shuffled, req).top.map((h) => h.id)).toEqual(["b", "c", "a"])
+    }
   })
 
   it("returns only segments that satisfy every filter of SEMANTICS §3 and §4", () => {

@@ -813,10 +813,15 @@ export class TripIndex {
         for (let w = w0 + mI[m]!; w < w0 + mJ[m]!; w++) d += this.legDist[w]!
         return d
       }
-      // price/distance ascending, compared as cross products to stay exact.
+      // price/distance ascending, compared as cross products to stay exact; a zero distance
+      // (ratio infinite, or 0/0) comes after every other (DECISIONS.md), or the cross products
+      // would not be a total order and the result would depend on the input order.
       const byValue = (a: number, b: number): number => {
-        const x = mPrice[a]! * dist(b)
-        const y = mPrice[b]! * dist(a)
+        const da = dist(a)
+        const db = dist(b)
+        if ((da === 0) !== (db === 0)) return da === 0 ? 1 : -1
+        const x = mPrice[a]! * db
+        const y = mPrice[b]! * da
         return x < y ? -1 : x > y ? 1 : byDate(a, b)
       }
       for (const m of selectSorted(eligible, 3, byValue).slice(0, 3)) top.push(hit(m))

@@ -157,7 +157,8 @@ export const referenceSearch = (records: Iterable<IndexRecord>, req: MatchReques
     ? matched
         .filter((s) => s.r.autoBooking && s.r.seatsLeft >= minSeats)
         .sort((a, b) => {
-          // price / distance, exactly: compare cross products.
+          // price / distance, exactly: compare cross products; a zero distance comes last.
+          if ((a.distanceM === 0) !== (b.distanceM === 0)) return a.distanceM === 0 ? 1 : -1
           const x = a.price * b.distanceM
           const y = b.price * a.distanceM
           return x < y ? -1 : x > y ? 1 : dateOrder(a, b)
