@@ -42,7 +42,7 @@ const main = async (): Promise<void> => {
   const seconds = (performance.now() - started) / 1000
   process.stderr.write(`tripsearch-generate: ${lines} trips in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} trips/s)\n`)
   if (options.queries !== undefined) {
-    const log = generateQueryLog({ trips: sample, count: options.queries.count, seed: options.seed, startMs: options.nowMs })
+    const log = generateQueryLog({ trips: sample, count: options.queries.count, seed: options.seed, startMs: options.nowMs, mix: options.queries.mix })
     writeFileSync(options.queries.out, [...log].map((r) => JSON.stringify(r) + "\n").join(""))
     process.stderr.write(`tripsearch-generate: ${options.queries.count} queries in ${options.queries.out}\n`)
   }

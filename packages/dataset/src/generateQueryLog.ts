@@ -19,7 +19,16 @@ export interface GenerateQueryLogOptions {
   readonly startMs: number
   /** Mean queries per second of the recorded traffic (default 20). */
   readonly perSecond?: number
+  /**
+   * `"default"`: the traffic of the historical service (mostly city pairs at the default radius,
+   * some details reads). `"heavy"`: only searches, as heavy as partners send them: single places
+   * and pairs with radii from 1 to 300 km, filters that reject most candidates, later pages: the
+   * mix the search benchmark measures, because a matcher tuned on light pairs hides its fixed cost.
+   */
+  readonly mix?: QueryMix
 }
+
+export type QueryMix = "default" | "heavy"
 
 /** One line of the API's query log (the shape `http-express` writes). */
 export interface QueryLogRecord {
@@ -95,6 +104,10 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
     const info = LOCALE_TABLE[locale]
     const cur = info.alternative !== undefined && random.chance(0.25) ? info.alternative : info.currency
     const q: Array<[string, string]> = [["locale", locale], ["cur", cur]]
+    if (options.mix === "heavy") {
+      yield record(timeMs, "/api/v2/trips", [...q, ...heavySearch(pair, trip, random)], 200, random)
+      continue
+    }
     const format = random.chance(0.85) ? "json" : "xml"
 
     const kind = random.next()
@@ -136,6 +149,58 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
     if (random.chance(0.05)) q.push(["photo", "1"])
     yield record(timeMs, "/api/v2/trips", q, 200, random)
   }
+}
+
+/** A radius in km, log-uniform over [1, 300]: as many searches around a village as across a region. */
+const wideRadius = (random: Random): string => String(Math.max(1, Math.min(300, Math.round(Math.exp(random.between(0, Math.log(300)))))))
+
+/**
+ * One heavy search over a route of the feed: a pair (by coordinates, by names, or at the exact city
+ * centres) or a single place (departure or arrival side); half of them with radii of 1-300 km, on
+ * either side or both; date and hour windows, seats, price ranges, photo, auto-accept and short
+ * lines, both sorts and orders, limits up to 100 and pages up to 20.
+ */
+const heavySearch = (pair: { readonly from: Place; readonly to: Place }, trip: QueryLogTrip, random: Random): Array<[string, string]> => {
+  const q: Array<[string, string]> = []
+  const kind = random.weighted([40, 15, 10, 18, 17]) // coords pair, names pair, centres pair, from only, to only
+  const centre = (p: Place) => `${p.lat}|${p.lon}`
+  const place = (side: "f" | "t", p: Place) => {
+    if (kind === 1) q.push([`${side}n`, p.city])
+    else q.push([`${side}c`, kind === 2 ? centre(p) : coords(p, random)])
+  }
+  if (kind !== 4) place("f", pair.from)
+  if (kind !== 3) place("t", pair.to)
+  if (random.chance(0.5)) {
+    const r = random.next()
+    if (kind >= 3 || r < 0.5) q.push(["radius", wideRadius(random)])
+    else if (r < 0.75) q.push(["radius_from", wideRadius(random)])
+    else q.push(["radius_to", wideRadius(random)], ["radius_from", wideRadius(random)])
+  }
+  const departure = Date.parse(trip.departure_time)
+  if (Number.isFinite(departure) && random.chance(0.45)) {
+    const day = departure - random.int(0, 3) * DAY_MS
+    if (random.chance(0.4)) q.push(["db", ymd(day)])
+    else q.push(["db", ymd(day)], ["de", ymd(day + random.int(0, 10) * DAY_MS)])
+  }
+  if (random.chance(0.25)) {
+    const hb = random.int(0, 22)
+    q.push(["hb", String(hb)], ["he", String(random.int(hb + 1, Math.min(24, hb + 4)))])
+  }
+  if (random.chance(0.3)) q.push(["seats", String(random.weighted([0, 40, 30, 15, 10, 5]))])
+  if (random.chance(0.25)) {
+    const pmin = random.int(0, 60)
+    q.push(["pmin", String(pmin)], ["pmax", String(pmin + random.int(1, 40))])
+  }
+  if (random.chance(0.1)) q.push(["photo", "1"])
+  if (random.chance(0.1)) q.push(["aa", "1"])
+  if (random.chance(0.1)) q.push(["shortlines", "1"])
+  if (random.chance(0.6)) {
+    q.push(["sort", random.chance(0.5) ? "trip_date" : "trip_price"])
+    if (random.chance(0.6)) q.push(["order", random.chance(0.5) ? "asc" : "desc"])
+  }
+  if (random.chance(0.35)) q.push(["limit", String(random.pick([0, 5, 20, 50, 100]))])
+  if (random.chance(0.3)) q.push(["page", String(random.int(2, 20))])
+  return q
 }
 
 const encode = (value: string): string => encodeURIComponent(value).replace(/%20/g, "+")

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util"
 import type { GenerateFeedOptions } from "./generateFeed.js"
+import type { QueryMix } from "./generateQueryLog.js"
 
-export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE] [--queries Q --queries-out FILE]
+export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE] [--queries Q --queries-out FILE [--queries-mix heavy]]
 
 Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
   --trips N             number of trips, an integer >= 0
@@ -10,7 +11,10 @@ Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
                         departures fall within the 30 days after it
   --out FILE            write to FILE instead of stdout
   --queries Q           also write Q recorded-query-log lines over the feed's trips
-  --queries-out FILE    where those go (the API's QUERY_LOG format, for tripsearch-replay)`
+  --queries-out FILE    where those go (the API's QUERY_LOG format, for tripsearch-replay)
+  --queries-mix MIX     default: the historical traffic (mostly city pairs, some details reads);
+                        heavy: only searches, single places and pairs, radii of 1-300 km, filters,
+                        later pages (the search benchmark's mix)`
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
 
@@ -27,7 +31,7 @@ export class UsageError extends Error {}
 /** The command line as generator options, or a `UsageError` naming what is wrong. */
 export interface CommandLine extends GenerateFeedOptions {
   readonly out?: string
-  readonly queries?: { readonly count: number; readonly out: string }
+  readonly queries?: { readonly count: number; readonly out: string; readonly mix: QueryMix }
 }
 
 export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "help" => {
@@ -42,6 +46,7 @@ export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "he
         out: { type: "string" },
         queries: { type: "string" },
         "queries-out": { type: "string" },
+        "queries-mix": { type: "string" },
         help: { type: "boolean", short: "h" }
       },
       strict: true,
@@ -63,11 +68,14 @@ export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "he
   if (values.out === "") throw new UsageError("--out must name a file")
   if ((values.queries === undefined) !== (values["queries-out"] === undefined)) throw new UsageError("--queries and --queries-out go together")
   if (values["queries-out"] === "") throw new UsageError("--queries-out must name a file")
+  const mix = values["queries-mix"] ?? "default"
+  if (mix !== "default" && mix !== "heavy") throw new UsageError(`--queries-mix must be default or heavy, got "${mix}"`)
+  if (values["queries-mix"] !== undefined && values.queries === undefined) throw new UsageError("--queries-mix goes with --queries")
   let queries: CommandLine["queries"]
   if (values.queries !== undefined) {
     const count = Number(values.queries)
     if (!/^\d+$/.test(values.queries) || !Number.isSafeInteger(count)) throw new UsageError(`--queries must be an integer >= 0, got "${values.queries}"`)
-    queries = { count, out: values["queries-out"]! }
+    queries = { count, out: values["queries-out"]!, mix }
   }
   return { trips, seed: values.seed!, nowMs, ...(values.out !== undefined ? { out: values.out } : {}), ...(queries ? { queries } : {}) }
 }

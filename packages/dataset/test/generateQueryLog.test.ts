@@ -60,4 +60,42 @@ describe("generateQueryLog", () => {
     const sorted = [...counts.values()].sort((a, b) => b - a)
     expect(sorted[0]!).toBeGreaterThan(3 * sorted[Math.floor(sorted.length / 2)]!)
   })
+
+  describe("the heavy mix", () => {
+    const heavy = (seed: number, count = 3000) => [...generateQueryLog({ trips, count, seed, startMs: NOW, mix: "heavy" })]
+
+    it("is deterministic for a seed and differs from the default mix", () => {
+      expect(heavy(1, 200)).toEqual(heavy(1, 200))
+      expect(heavy(1, 200)).not.toEqual(log(1, 200))
+    })
+
+    it("asks only searches: pairs and single places, radii of 1-300 km, every filter, later pages", () => {
+      const params = heavy(6).map((r) => {
+        expect(r.path).toBe("/api/v2/trips")
+        return new URLSearchParams(r.query)
+      })
+      const share = (test: (p: URLSearchParams) => boolean) => params.filter(test).length / params.length
+      const from = (p: URLSearchParams) => p.has("fn") || p.has("fc")
+      const to = (p: URLSearchParams) => p.has("tn") || p.has("tc")
+      expect(share((p) => from(p) !== to(p))).toBeGreaterThan(0.25)
+      expect(share((p) => from(p) && to(p))).toBeGreaterThan(0.5)
+      expect(share((p) => !from(p) && !to(p))).toBe(0)
+      const radii = params.flatMap((p) => ["radius", "radius_from", "radius_to"].map((k) => p.get(k)).filter((v) => v !== null).map(Number))
+      expect(Math.min(...radii)).toBe(1)
+      expect(Math.max(...radii)).toBe(300)
+      expect(radii.filter((r) => r >= 100).length).toBeGreaterThan(100)
+      for (const name of ["db", "de", "hb", "he", "seats", "pmin", "pmax", "photo", "aa", "shortlines", "sort", "order", "limit"]) {
+        expect(share((p) => p.has(name)), name).toBeGreaterThan(0.05)
+      }
+      expect(share((p) => Number(p.get("page") ?? 1) >= 5)).toBeGreaterThan(0.1)
+      for (const p of params) {
+        const info = LOCALE_TABLE[p.get("locale") as (typeof LOCALES)[number]]
+        expect([info.currency, info.alternative]).toContain(p.get("cur"))
+        for (const k of ["radius", "radius_from", "radius_to"]) {
+          const v = p.get(k)
+          if (v !== null) expect(Number(v)).toSatisfy((r: number) => Number.isInteger(r) && r >= 1 && r <= 300)
+        }
+      }
+    })
+  })
 })
