@@ -58,6 +58,6 @@ const cpu = process.cpuUsage(cpuStart)
 latencies.sort((a, b) => a - b)
 const rank = (p) => latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)]
 console.log(
-  JSON.stringify({ requests: latencies.length, seconds, rps: latencies.length / seconds, p50: rank(50), p99: rank(99), statuses, meanBytes: bytes / latencies.length, clientCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / latencies.length })
+  JSON.stringify({ requests: latencies.length, seconds, rps: latencies.length / seconds, p50: rank(50), p90: rank(90), p99: rank(99), max: latencies[latencies.length - 1], statuses, meanBytes: bytes / latencies.length, clientCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / latencies.length })
 )
 agent.destroy()

@@ -94,6 +94,8 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
   if (pairList.length === 0) throw new Error("generateQueryLog needs trips with at least two waypoints")
   const cumulative = new Float64Array(pairList.length)
   pairList.reduce((acc, p, k) => (cumulative[k] = acc + p.weight), 0)
+  // The heavy mix leans on the busiest cities and routes: where a fixed cost per search shows.
+  const heavy = options.mix === "heavy" ? busiest(places, pairList) : undefined
 
   let timeMs = options.startMs
   for (let n = 0; n < options.count; n++) {
@@ -105,7 +107,12 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
     const cur = info.alternative !== undefined && random.chance(0.25) ? info.alternative : info.currency
     const q: Array<[string, string]> = [["locale", locale], ["cur", cur]]
     if (options.mix === "heavy") {
-      yield record(timeMs, "/api/v2/trips", [...q, ...heavySearch(pair, trip, random)], 200, random)
+      // Half the places and routes among the busiest, the others drawn by how many trips pass them.
+      const top = heavy !== undefined && random.chance(0.5)
+      const route = top ? random.pick(heavy!.pairs) : pair
+      const single = () => (top ? random.pick(heavy!.cities) : random.pick(places))
+      const busy = { from: single(), to: single() }
+      yield record(timeMs, "/api/v2/trips", [...q, ...heavySearch(route, busy, random.pick(route.trips), random)], 200, random)
       continue
     }
     const format = random.chance(0.85) ? "json" : "xml"
@@ -151,25 +158,48 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
   }
 }
 
+/** The 100 cities most trips pass through, and the 300 routes most trips join. */
+const busiest = <R extends { readonly weight: number }>(places: ReadonlyArray<Place>, pairs: ReadonlyArray<R>) => {
+  const byCity = new Map<string, { place: Place; count: number }>()
+  for (const p of places) {
+    const key = `${p.city}\u0000${p.country}`
+    const entry = byCity.get(key)
+    if (entry === undefined) byCity.set(key, { place: p, count: 1 })
+    else entry.count++
+  }
+  return {
+    cities: [...byCity.values()].sort((a, b) => b.count - a.count).slice(0, 100).map((e) => e.place),
+    pairs: [...pairs].sort((a, b) => b.weight - a.weight).slice(0, 300)
+  }
+}
+
 /** A radius in km, log-uniform over [1, 300]: as many searches around a village as across a region. */
 const wideRadius = (random: Random): string => String(Math.max(1, Math.min(300, Math.round(Math.exp(random.between(0, Math.log(300)))))))
 
 /**
- * One heavy search over a route of the feed: a pair (by coordinates, by names, or at the exact city
- * centres) or a single place (departure or arrival side); half of them with radii of 1-300 km, on
+ * One heavy search: a route of the feed (by coordinates, by names, or at the exact city centres)
+ * or a single busy place (departure or arrival side); half of them with radii of 1-300 km, on
  * either side or both; date and hour windows, seats, price ranges, photo, auto-accept and short
  * lines, both sorts and orders, limits up to 100 and pages up to 20.
  */
-const heavySearch = (pair: { readonly from: Place; readonly to: Place }, trip: QueryLogTrip, random: Random): Array<[string, string]> => {
+const heavySearch = (
+  pair: { readonly from: Place; readonly to: Place },
+  busy: { readonly from: Place; readonly to: Place },
+  trip: QueryLogTrip,
+  random: Random
+): Array<[string, string]> => {
   const q: Array<[string, string]> = []
-  const kind = random.weighted([40, 15, 10, 18, 17]) // coords pair, names pair, centres pair, from only, to only
+  const kind = random.weighted([35, 12, 8, 23, 22]) // coords pair, names pair, centres pair, from only, to only
   const centre = (p: Place) => `${p.lat}|${p.lon}`
   const place = (side: "f" | "t", p: Place) => {
     if (kind === 1) q.push([`${side}n`, p.city])
     else q.push([`${side}c`, kind === 2 ? centre(p) : coords(p, random)])
   }
-  if (kind !== 4) place("f", pair.from)
-  if (kind !== 3) place("t", pair.to)
+  if (kind < 3) {
+    place("f", pair.from)
+    place("t", pair.to)
+  } else if (kind === 3) place("f", busy.from)
+  else place("t", busy.to)
   if (random.chance(0.5)) {
     const r = random.next()
     if (kind >= 3 || r < 0.5) q.push(["radius", wideRadius(random)])
@@ -177,23 +207,23 @@ const heavySearch = (pair: { readonly from: Place; readonly to: Place }, trip: Q
     else q.push(["radius_to", wideRadius(random)], ["radius_from", wideRadius(random)])
   }
   const departure = Date.parse(trip.departure_time)
-  if (Number.isFinite(departure) && random.chance(0.45)) {
+  if (Number.isFinite(departure) && random.chance(0.3)) {
     const day = departure - random.int(0, 3) * DAY_MS
     if (random.chance(0.4)) q.push(["db", ymd(day)])
     else q.push(["db", ymd(day)], ["de", ymd(day + random.int(0, 10) * DAY_MS)])
   }
-  if (random.chance(0.25)) {
-    const hb = random.int(0, 22)
-    q.push(["hb", String(hb)], ["he", String(random.int(hb + 1, Math.min(24, hb + 4)))])
+  if (random.chance(0.15)) {
+    const hb = random.int(0, 20)
+    q.push(["hb", String(hb)], ["he", String(random.int(hb + 1, Math.min(24, hb + 10)))])
   }
-  if (random.chance(0.3)) q.push(["seats", String(random.weighted([0, 40, 30, 15, 10, 5]))])
-  if (random.chance(0.25)) {
-    const pmin = random.int(0, 60)
-    q.push(["pmin", String(pmin)], ["pmax", String(pmin + random.int(1, 40))])
+  if (random.chance(0.15)) q.push(["seats", String(random.weighted([0, 50, 30, 12, 8]))])
+  if (random.chance(0.12)) {
+    const pmin = random.int(0, 40)
+    q.push(["pmin", String(pmin)], ["pmax", String(pmin + random.int(5, 120))])
   }
-  if (random.chance(0.1)) q.push(["photo", "1"])
-  if (random.chance(0.1)) q.push(["aa", "1"])
-  if (random.chance(0.1)) q.push(["shortlines", "1"])
+  if (random.chance(0.05)) q.push(["photo", "1"])
+  if (random.chance(0.05)) q.push(["aa", "1"])
+  if (random.chance(0.05)) q.push(["shortlines", "1"])
   if (random.chance(0.6)) {
     q.push(["sort", random.chance(0.5) ? "trip_date" : "trip_price"])
     if (random.chance(0.6)) q.push(["order", random.chance(0.5) ? "asc" : "desc"])

@@ -1,0 +1,207 @@
+// The search benchmark on the heavy mix: searches as heavy as partners send them (single places and
+// pairs, radii of 1-300 km, filters that reject most candidates, later pages), measured over the
+// whole request, first in one thread (the replay tool's core target: routing, decoding, the
+// search use-case, JSON), then over HTTP against the real server (one client with keep-alive,
+// then 32 clients). Every figure is printed next to its target. See docs/PERFORMANCE.md.
+//
+//   npm run bench:search -- [--trips N] [--queries Q] [--seed S] [--seconds S] [--threads T] [--http yes|no]
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, totalmem } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { feedLines, generateQueryLog } from "@tripsearch/dataset"
+import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { coreTarget } from "../../replay/dist/targets.js"
+import { startChild } from "./startChild.mjs"
+
+const USAGE = `usage: npm run bench:search -- [options]
+
+The search benchmark on the heavy query mix, over the whole request: in one thread (the core, as
+the replay tool's core target), then over HTTP (one client with keep-alive, then 32 clients).
+  --trips N       trips in the generated store (default 1000000; cached in .bench/, made if missing)
+  --queries Q     heavy searches (default 1000)
+  --seed S        data set and query seed (default 1)
+  --seconds S     length of each HTTP load run (default 10)
+  --threads T     the server's pool workers (default 2)
+  --http no       skip the HTTP part
+  --help          this text`
+
+let values
+try {
+  ;({ values } = parseArgs({
+    options: {
+      trips: { type: "string", default: "1000000" },
+      queries: { type: "string", default: "1000" },
+      seed: { type: "string", default: "1" },
+      seconds: { type: "string", default: "10" },
+      threads: { type: "string", default: "2" },
+      http: { type: "string", default: "yes" },
+      help: { type: "boolean", short: "h" }
+    },
+    strict: true,
+    allowPositionals: false
+  }))
+} catch (e) {
+  console.error(`bench:search: ${e.message}\n\n${USAGE}`)
+  process.exit(2)
+}
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+const int = (name) => {
+  const n = Number(values[name].replaceAll("_", ""))
+  if (!Number.isSafeInteger(n) || n < 1) {
+    console.error(`bench:search: --${name} must be a positive integer, got "${values[name]}"`)
+    process.exit(2)
+  }
+  return n
+}
+const N = int("trips")
+const Q = int("queries")
+const SEED = values.seed
+const SECONDS = int("seconds")
+if (values.http !== "yes" && values.http !== "no") {
+  console.error(`bench:search: --http must be yes or no, got "${values.http}"`)
+  process.exit(2)
+}
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = resolve(here, "../../..")
+/** Departures over [GEN_NOW, GEN_NOW + 30 days], fixed, so a cached store stays valid. */
+const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
+const benchDir = join(root, ".bench")
+mkdirSync(benchDir, { recursive: true })
+const dbPath = join(benchDir, `search-${N}-${SEED}.db`)
+const logPath = join(benchDir, `search-${N}-${SEED}-heavy-${Q}.ndjson`)
+
+// ---- the store and the heavy query log (made once, then reused) ---------------------------------
+
+/** One trip in `every` feeds the query log's routes: places and days of real trips of the store. */
+const sampleEvery = Math.max(1, Math.floor(N / 20_000))
+if (!existsSync(dbPath) || !existsSync(logPath)) {
+  console.log(`making ${dbPath} (${N} trips, seed ${SEED}) and ${Q} heavy searches over it...`)
+  const t0 = performance.now()
+  const sample = []
+  function* lines() {
+    let n = 0
+    for (const line of feedLines({ trips: N, seed: SEED, nowMs: GEN_NOW })) {
+      if (n++ % sampleEvery === 0) sample.push(JSON.parse(line))
+      yield line
+    }
+  }
+  if (!existsSync(dbPath)) {
+    const tmp = `${dbPath}.partial`
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${tmp}${suffix}`, { force: true })
+    const db = openDatabase(tmp)
+    const result = await importFeed(db, lines())
+    if (!result.ok) throw new Error(result.errors.slice(0, 5).join("\n"))
+    db.pragma("wal_checkpoint(TRUNCATE)")
+    db.close()
+    renameSync(tmp, dbPath)
+  } else {
+    for (const _ of lines());
+  }
+  const log = generateQueryLog({ trips: sample, count: Q, seed: SEED, startMs: GEN_NOW, mix: "heavy" })
+  writeFileSync(logPath, [...log].map((r) => JSON.stringify(r) + "\n").join(""))
+  console.log(`  done in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+}
+const queries = readFileSync(logPath, "utf8").split("\n").filter((l) => l !== "").map((l, k) => ({ line: k + 1, ...JSON.parse(l) }))
+
+console.log(`search bench (heavy mix): ${N} trips, ${queries.length} searches (${logPath}); ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`)
+
+// ---- helpers ---------------------------------------------------------------------------------------
+
+const rank = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]
+const f = (x) => (x === undefined ? "-" : x < 10 ? x.toFixed(2) : x.toFixed(1))
+const spread = (latencies) => {
+  const s = [...latencies].sort((a, b) => a - b)
+  return { n: s.length, p50: rank(s, 50), p90: rank(s, 90), p99: rank(s, 99), max: s[s.length - 1] }
+}
+const line = (label, x) => `${label.padEnd(34)} n ${String(x.n).padStart(5)}   p50 ${f(x.p50).padStart(6)}   p90 ${f(x.p90).padStart(6)}   p99 ${f(x.p99).padStart(6)}   max ${f(x.max).padStart(6)} ms`
+const target = (label, value, limit) => `${label} ${f(value)} ms [target <= ${limit} ms: ${value <= limit ? "ok" : "MISSED"}]`
+const kindOf = (query) => {
+  const p = new URLSearchParams(query)
+  const from = p.has("fc") || p.has("fn")
+  const to = p.has("tc") || p.has("tn")
+  return from && to ? "pairs" : from ? "departure only" : "arrival only"
+}
+
+// ---- 1. one thread, the whole request ---------------------------------------------------------
+
+const core = coreTarget({ dbPath })
+let t0 = performance.now()
+await core.check()
+// The index is built on the first search: time it apart from the latencies.
+await core.send(queries[0])
+console.log(`core target ready (store opened, index built): ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+for (const q of queries.slice(0, Math.min(200, queries.length))) await core.send(q) // warm-up
+
+const measured = []
+for (const q of queries) {
+  const answer = await core.send(q)
+  let matched = -1
+  if (answer.status === 200) matched = JSON.parse(answer.body).pager.total
+  measured.push({ q, latency: answer.latencyMs, status: answer.status, matched })
+}
+await core.close()
+const failed = measured.filter((m) => m.status !== 200)
+if (failed.length > 0) console.log(`  note: ${failed.length} searches answered non-200, e.g. ${failed[0].status} for ${failed[0].q.query}`)
+const ok = measured.filter((m) => m.status === 200)
+const matchedSorted = ok.map((m) => m.matched).sort((a, b) => a - b)
+console.log(`matched trips per search: p50 ${rank(matchedSorted, 50)}, p90 ${rank(matchedSorted, 90)} [benchmark honest if >= 5000 at 1M: ${rank(matchedSorted, 90) >= 5000 ? "yes" : "no"}], max ${matchedSorted.at(-1)}`)
+console.log("\n1. whole search in one thread (routing, decoding, use-case, JSON):")
+const whole = spread(measured.map((m) => m.latency))
+console.log(line("all searches", whole))
+for (const [label, lo, hi] of [["0-10 matches", 0, 10], ["10-100", 10, 100], ["100-1,000", 100, 1000], ["1,000-10,000", 1000, 10000], ["over 10,000", 10000, Infinity]]) {
+  const xs = ok.filter((m) => m.matched >= lo && m.matched < hi)
+  if (xs.length > 0) console.log(line(`  ${label}`, spread(xs.map((m) => m.latency))))
+}
+for (const kind of ["pairs", "departure only", "arrival only"]) {
+  const xs = measured.filter((m) => kindOf(m.q.query) === kind)
+  if (xs.length > 0) console.log(line(`  ${kind}`, spread(xs.map((m) => m.latency))))
+}
+console.log(`  ${target("p50", whole.p50, 1)}, ${target("p90", whole.p90, 3)}, ${target("p99", whole.p99, 15)}`)
+console.log("  slowest:")
+for (const m of [...measured].sort((a, b) => b.latency - a.latency).slice(0, 5)) console.log(`    ${f(m.latency)} ms, ${m.matched} matched: ${m.q.query}`)
+
+// ---- 2. over HTTP ---------------------------------------------------------------------------------
+
+if (values.http === "yes") {
+  const db = openDatabase(dbPath)
+  const key = createKey(db, { name: "search-bench", tier: "production", dailyLimit: 1_000_000_000 }).key
+  db.close()
+  const pathsFile = join(benchDir, `search-${N}-${SEED}-heavy-${Q}.paths`)
+  writeFileSync(pathsFile, queries.map((q) => `${q.path}?${q.query}`).join("\n"))
+
+  t0 = performance.now()
+  const server = await startChild(
+    [join(root, "apps/api/dist/main.js")],
+    { TRIPSEARCH_DB: dbPath, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: values.threads },
+    /listening on (http:\/\/[\d.]+:\d+)/
+  )
+  const base = server.match[1]
+  console.log(`\n2. over HTTP (server with ${values.threads} pool workers, start spawn -> listening ${(server.ms / 1000).toFixed(1)} s):`)
+  const load = (concurrency, seconds) =>
+    new Promise((resolvePromise, reject) => {
+      const args = [join(here, "load.mjs"), "--base", base, "--paths", pathsFile, "--key", key, "--concurrency", String(concurrency), "--seconds", String(seconds)]
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
+      let out = ""
+      child.stdout.on("data", (c) => (out += c))
+      child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`load exited with ${code}`))))
+    })
+  try {
+    await load(4, 3) // warm-up: every worker's index built and its code optimised
+    const single = await load(1, SECONDS)
+    console.log(line("one client, keep-alive", { n: single.requests, ...single }) + `   ${single.rps.toFixed(0)} searches/s`)
+    console.log(`  ${target("p50", single.p50, 1.5)}   statuses ${JSON.stringify(single.statuses)}`)
+    const many = await load(32, SECONDS)
+    console.log(line("32 clients", { n: many.requests, ...many }) + `   ${many.rps.toFixed(0)} searches/s [target >= 800: ${many.rps >= 800 ? "ok" : "MISSED"}]`)
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))
+    console.log(`server RSS after the load: ${rss ? Math.round(Number(rss[1]) / 1024) : "?"} MB [target <= 1024 MB with the default pool]`)
+  } finally {
+    server.child.kill("SIGTERM")
+  }
+}
