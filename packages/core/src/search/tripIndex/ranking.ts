@@ -1,0 +1,97 @@
+import type { MatchRequest } from "../MatchRequest.js"
+
+/**
+ * The first `k` items in `compare` order. A full sort when k is a large part of the input,
+ * otherwise a bounded insertion into a sorted prefix, which is linear for small pages.
+ */
+export const selectSorted = (items: Array<number>, k: number, compare: (a: number, b: number) => number): Array<number> => {
+  if (k <= 0) return []
+  if (k * 8 >= items.length) return items.slice().sort(compare).slice(0, k)
+  const best: Array<number> = []
+  for (const item of items) {
+    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue
+    let lo = 0
+    let hi = best.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compare(best[mid]!, item) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    best.splice(lo, 0, item)
+    if (best.length > k) best.pop()
+  }
+  return best
+}
+
+/**
+ * The matched segments of one search as parallel arrays (match m: trip slot, segment `i -> j`,
+ * price in minor units, UTC departure at `wi`), and the order rules over them (SEMANTICS §5).
+ */
+export class Matches {
+  readonly slot: Array<number> = []
+  readonly i: Array<number> = []
+  readonly j: Array<number> = []
+  readonly price: Array<number> = []
+  readonly utc: Array<number> = []
+  /** Matches eligible as top trips, so that picking them reads no per-trip array again. */
+  readonly eligible: Array<number> = []
+
+  get size(): number {
+    return this.slot.length
+  }
+
+  push(slot: number, i: number, j: number, price: number, utc: number): void {
+    this.slot.push(slot)
+    this.i.push(i)
+    this.j.push(j)
+    this.price.push(price)
+    this.utc.push(utc)
+  }
+
+  /**
+   * The matches of page `[offset, offset + limit)` in the request's order: by date or price, either
+   * way, then the other key ascending, then `permanentId` (`pid`) ascending, so the order is total.
+   */
+  page(req: Pick<MatchRequest, "sort" | "order" | "offset" | "limit">, pid: (m: number) => string): Array<number> {
+    const { price, utc } = this
+    const byPid = (a: number, b: number): number => {
+      const pa = pid(a)
+      const pb = pid(b)
+      return pa < pb ? -1 : pa > pb ? 1 : 0
+    }
+    const dir = req.order === "desc" ? -1 : 1
+    const compare =
+      req.sort === "trip_price"
+        ? (a: number, b: number) => dir * (price[a]! - price[b]!) || utc[a]! - utc[b]! || byPid(a, b)
+        : (a: number, b: number) => dir * (utc[a]! - utc[b]!) || price[a]! - price[b]! || byPid(a, b)
+    const total = this.size
+    const order = new Array<number>(total)
+    for (let m = 0; m < total; m++) order[m] = m
+    const end = Math.min(total, req.offset + req.limit)
+    return req.offset < end ? selectSorted(order, end, compare).slice(req.offset, end) : []
+  }
+
+  /**
+   * The three top trips among the eligible matches: price per metre ascending (`metres(m)` the
+   * segment's distance), then by date as a page sorts by date. Compared as cross products to stay
+   * exact; a zero distance (ratio infinite, or 0/0) comes after every other (DECISIONS.md), or the
+   * cross products would not be a total order and the result would depend on the input order.
+   */
+  top(metres: (m: number) => number, pid: (m: number) => string): Array<number> {
+    const { price, utc } = this
+    const byValue = (a: number, b: number): number => {
+      const da = metres(a)
+      const db = metres(b)
+      if ((da === 0) !== (db === 0)) return da === 0 ? 1 : -1
+      const x = price[a]! * db
+      const y = price[b]! * da
+      if (x !== y) return x < y ? -1 : 1
+      const byDate = utc[a]! - utc[b]! || price[a]! - price[b]!
+      if (byDate !== 0) return byDate
+      const pa = pid(a)
+      const pb = pid(b)
+      return pa < pb ? -1 : pa > pb ? 1 : 0
+    }
+    return selectSorted(this.eligible, 3, byValue).slice(0, 3)
+  }
+}

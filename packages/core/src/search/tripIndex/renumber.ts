@@ -1,0 +1,96 @@
+import { cellOf } from "./GeoGrid.js"
+import type { TripColumns } from "./TripColumns.js"
+
+// `a` reordered, at the same capacity (later appends grow it as before): entry i of the result is
+// `a[order[i]]` (gather), or entry `to[i]` is `a[i]` (scatter; -1 drops it). One function per
+// array type: a shared generic one goes megamorphic and is several times slower.
+const gatherU8 = (a: Uint8Array, order: Int32Array): Uint8Array => {
+  const b = new Uint8Array(a.length)
+  for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
+  return b
+}
+const scatterF64 = (a: Float64Array, to: Int32Array): Float64Array => {
+  const b = new Float64Array(a.length)
+  for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
+  return b
+}
+const scatterI32 = (a: Int32Array, to: Int32Array): Int32Array => {
+  const b = new Int32Array(a.length)
+  for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
+  return b
+}
+
+/**
+ * Renumbers the `live` trips of `t` (and their waypoints) in grid-cell order of their first
+ * waypoint, then of their last, dropping dead slots, and rewrites `refSlot` (a trip's fixed ref ->
+ * its slot) to match. Store order is geographically random, so without this the candidates of one
+ * search are scattered over every per-trip array and each costs a cache miss per array read; in
+ * cell order they share cache lines. Upserts after a load append and are few.
+ */
+export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array, refs: number): void => {
+  // Two stable sorts, by last waypoint's cell and then by first's, so that within an origin cell
+  // the trips to one destination are neighbours too: a search by arrival (or a pair scanned
+  // from its arrival side) then reads runs as well. Each sorts `cell * 2^32 + tiebreak` as
+  // doubles, exact below 2^53, and a sort without comparator is native and fast.
+  const cellAt = (w: number): number => cellOf(t.wLat[w]!, t.wLon[w]!)
+  // Passes in old slot order read the per-waypoint arrays sequentially; the others read only
+  // small per-slot arrays out of order.
+  const firstCell = new Int32Array(t.slots)
+  const byLast = new Float64Array(live)
+  let n = 0
+  for (let s = 0; s < t.slots; s++) {
+    if (t.alive[s] === 0) continue
+    firstCell[s] = cellAt(t.wpStart[s]!)
+    byLast[n++] = cellAt(t.wpStart[s]! + t.wpCount[s]! - 1) * 2 ** 32 + s
+  }
+  byLast.sort()
+  const ranked = new Int32Array(n)
+  const keys = new Float64Array(n)
+  for (let r = 0; r < n; r++) {
+    const s = byLast[r]! % 2 ** 32
+    ranked[r] = s
+    keys[r] = firstCell[s]! * 2 ** 32 + r
+  }
+  keys.sort()
+  const order = new Int32Array(n)
+  const newSlot = new Int32Array(t.slots).fill(-1)
+  const start = new Int32Array(t.wpStart.length)
+  const wSlot = new Int32Array(t.wSlot.length)
+  let waypoints = 0
+  for (let s = 0; s < n; s++) {
+    const old = ranked[keys[s]! % 2 ** 32]!
+    order[s] = old
+    newSlot[old] = s
+    start[s] = waypoints
+    for (const end = waypoints + t.wpCount[old]!; waypoints < end; ) wSlot[waypoints++] = s
+  }
+  // Old waypoint -> new one, -1 for those of dead slots.
+  const newW = new Int32Array(t.waypoints).fill(-1)
+  for (let s = 0; s < t.slots; s++) {
+    const to = newSlot[s]!
+    if (to < 0) continue
+    for (let w = t.wpStart[s]!, end = w + t.wpCount[s]!, k = start[to]!; w < end; w++) newW[w] = k++
+  }
+  for (let r = 0; r < refs; r++) refSlot[r] = newSlot[refSlot[r]!]!
+  t.ids = Array.from(order, (old) => t.ids[old]!)
+  t.alive = gatherU8(t.alive, order)
+  t.wpStart = start
+  t.wpCount = gatherU8(t.wpCount, order)
+  t.currency = gatherU8(t.currency, order)
+  t.seats = gatherU8(t.seats, order)
+  t.seatsLeft = gatherU8(t.seatsLeft, order)
+  t.flags = gatherU8(t.flags, order)
+  t.bookingType = gatherU8(t.bookingType, order)
+  t.experience = gatherU8(t.experience, order)
+  t.comfort = gatherU8(t.comfort, order)
+  t.slots = n
+  // Waypoints are scattered rather than gathered: random stores do not stall like random loads.
+  t.wLat = scatterF64(t.wLat, newW)
+  t.wLon = scatterF64(t.wLon, newW)
+  t.wUtc = scatterF64(t.wUtc, newW)
+  t.wLocal = scatterF64(t.wLocal, newW)
+  t.legPrice = scatterI32(t.legPrice, newW)
+  t.legDist = scatterI32(t.legDist, newW)
+  t.wSlot = wSlot
+  t.waypoints = waypoints
+}
