@@ -89,6 +89,8 @@ export class ApiMetrics {
       labelNames: ["route"],
       registers: [registry]
     })
+    // Present at 0 from the start, so that a rate over them is defined before the first refusal.
+    for (const route of ["search", "details", "other"] as const) this.quotaRejections.inc({ route }, 0)
 
     const pool = sources.pool
     if (pool !== undefined) {

@@ -121,6 +121,7 @@ describe("GET /metrics over a real listening server", () => {
     expect(delta("tripsearch_http_request_duration_seconds_bucket")["le=+Inf,route=search"]).toBe(7)
     expect(Object.keys(delta("tripsearch_http_request_duration_seconds_sum")).sort()).toEqual(["route=details", "route=other", "route=search"])
 
+    expect(seriesOf(before, "tripsearch_quota_rejections_total")).toEqual(new Map([["route=search", 0], ["route=details", 0], ["route=other", 0]]))
     expect(after.types.get("tripsearch_http_requests_total")).toBe("counter")
     expect(after.types.get("tripsearch_http_request_duration_seconds")).toBe("histogram")
     // The other app counted none of these: each app has its own registry.
