@@ -26,7 +26,9 @@ const stubPorts = Layer.mergeAll(
 
 const useCases: UseCases = {
   searchTrips: (params) =>
-    params.locale === undefined
+    params.fn === "Slow"
+      ? Effect.never
+      : params.locale === undefined
       ? Effect.fail(new InvalidParameter({ parameter: "locale", message: "locale: is required", missing: true }))
       : Effect.succeed({ trips: [], pager: { page: 1, pages: 0, total: 0, limit: 10 } }),
   tripDetails: (id) => (id === "missing" ? Effect.fail(new TripNotFound({ id })) : Effect.succeed({ permanent_id: id })),
@@ -126,6 +128,21 @@ describe("GET /metrics over a real listening server", () => {
     expect(after.types.get("tripsearch_http_request_duration_seconds")).toBe("histogram")
     // The other app counted none of these: each app has its own registry.
     expect(seriesOf(await scrape(other.base), "tripsearch_http_requests_total").size).toBe(0)
+  })
+
+  it("counts a request whose client left before its answer as status aborted", async () => {
+    const before = seriesOf(await scrape(), "tripsearch_http_requests_total").get("format=json,route=search,status=aborted") ?? 0
+    const client = new AbortController()
+    const asked = fetch(`${running.base}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Slow`, { headers: { key: KEY }, signal: client.signal })
+    await new Promise((r) => setTimeout(r, 100))
+    client.abort()
+    await expect(asked).rejects.toThrow()
+    let after = before
+    for (let k = 0; k < 50 && after === before; k++) {
+      await new Promise((r) => setTimeout(r, 20))
+      after = seriesOf(await scrape(), "tripsearch_http_requests_total").get("format=json,route=search,status=aborted") ?? 0
+    }
+    expect(after - before).toBe(1)
   })
 
   it("does not count scrapes, needs no key, and answers other methods on /metrics 405 as any path", async () => {
