@@ -31,6 +31,8 @@ export interface ApiConfig {
   readonly matcherThreads: number
   /** `MATCHER_MAX_QUEUE`, default 256: searches that may wait for a worker before 503 `service.overloaded`. */
   readonly matcherMaxQueue: number
+  /** `METRICS`, default `on`: Prometheus metrics at `GET /metrics`; `off` answers that path 404. */
+  readonly metrics: boolean
 }
 
 /** A configuration that cannot be used: the message lists every problem. */
@@ -97,6 +99,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const seedTrips = integer("SEED_TRIPS", 50_000, 1, 5_000_000) ?? 50_000
   const matcherThreads = integer("MATCHER_THREADS", 2, 0, 64) ?? 2
   const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
+  const metricsRaw = trimmed(env, "METRICS")?.toLowerCase() ?? "on"
+  if (metricsRaw !== "on" && metricsRaw !== "off") problems.push(`METRICS must be on or off, got "${env.METRICS?.trim()}"`)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -110,6 +114,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     productionDailyLimit,
     seedTrips,
     matcherThreads,
-    matcherMaxQueue
+    matcherMaxQueue,
+    metrics: metricsRaw !== "off"
   }
 }

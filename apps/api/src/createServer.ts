@@ -3,10 +3,10 @@ import { createServer as createHttpServer, type Server, STATUS_CODES } from "nod
 import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
-import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
+import { InMemoryTripMatcher, KeyStore, TripStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
+import { ApiMetrics, type AppServices, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -67,8 +67,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue">>
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "metrics"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics">>
   readonly logger?: RequestLogger
 }
 
@@ -92,8 +92,26 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
   const requestLines = fdLines(1)
   // With a pool, a search runs whole in a worker: this thread parses, admits, dispatches, writes.
   const pool = Option.getOrUndefined(await runtime.runPromise(Effect.serviceOption(GeoPoolService)))
+  const latestStoreSeq = Effect.flatMap(TripStore, (store) => store.changesSince(Number.MAX_SAFE_INTEGER)).pipe(Effect.map((changes) => changes.seq))
+  // The pool and its workers' indexes are the server's to report; with no pool (MATCHER_THREADS=0)
+  // the in-thread index keeps its state to itself, and only the store's sequence is reported.
+  const metrics =
+    config.metrics === false
+      ? undefined
+      : new ApiMetrics({
+          sources: {
+            storeSeq: () => runtime.runPromise(latestStoreSeq),
+            ...(pool === undefined
+              ? {}
+              : {
+                  pool: () => ({ queueDepth: pool.queueSize, busyWorkers: pool.busyWorkers, workers: pool.threadIds.length }),
+                  indexes: () => pool.indexStates.map((s) => ({ holder: String(s.threadId), trips: s.trips, appliedSeq: s.seq }))
+                })
+          }
+        })
   const app = createApp({
     runtime,
+    metrics,
     useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool) },
     config: {
       apiBaseUrl: config.publicBaseUrl,

@@ -16,7 +16,8 @@ describe("loadConfig", () => {
       productionDailyLimit: undefined,
       seedTrips: 50_000,
       matcherThreads: 2,
-      matcherMaxQueue: 256
+      matcherMaxQueue: 256,
+      metrics: true
     })
     expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
   })
@@ -32,7 +33,8 @@ describe("loadConfig", () => {
       PRODUCTION_DAILY_LIMIT: "250000",
       SEED_TRIPS: "1000",
       MATCHER_THREADS: "0",
-      MATCHER_MAX_QUEUE: "16"
+      MATCHER_MAX_QUEUE: "16",
+      METRICS: "off"
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -45,7 +47,8 @@ describe("loadConfig", () => {
       productionDailyLimit: 250_000,
       seedTrips: 1000,
       matcherThreads: 0,
-      matcherMaxQueue: 16
+      matcherMaxQueue: 16,
+      metrics: false
     })
     expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
   })
@@ -53,6 +56,13 @@ describe("loadConfig", () => {
   it("turns the query log off with an empty value or off", () => {
     expect(loadConfig({ QUERY_LOG: "" }).queryLogPath).toBeUndefined()
     expect(loadConfig({ QUERY_LOG: "off" }).queryLogPath).toBeUndefined()
+  })
+
+  it("turns metrics off with off in any case, and on with on", () => {
+    expect(loadConfig({ METRICS: " OFF " }).metrics).toBe(false)
+    expect(loadConfig({ METRICS: "on" }).metrics).toBe(true)
+    expect(loadConfig({ METRICS: "" }).metrics).toBe(true)
+    expect(() => loadConfig({ METRICS: "false" })).toThrow(/METRICS must be on or off, got "false"/)
   })
 
   it("fails with one clear message listing every problem", () => {

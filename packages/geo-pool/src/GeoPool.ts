@@ -54,6 +54,8 @@ export const DEFAULT_REFRESH_MS = 200
  */
 export class GeoPool {
   private readonly ready = new Map<number, WorkerStats>()
+  /** The latest index state each worker reported (at start, after each refresh, in task results). */
+  private readonly latest = new Map<number, WorkerStats>()
   private closed = false
 
   private constructor(
@@ -102,8 +104,11 @@ export class GeoPool {
       const onError = (e: unknown) => done(e instanceof Error ? e : new Error(String(e)))
       piscina.on("message", (message: unknown) => {
         if (!isGeoWorkerEvent(message)) return
-        if (message._tag === "GeoWorkerReady") {
+        if (message._tag === "GeoWorkerRefreshed") {
+          pool.report(message.stats)
+        } else if (message._tag === "GeoWorkerReady") {
           pool.ready.set(message.stats.threadId, message.stats)
+          pool.report(message.stats)
           if (pool.ready.size >= threads) done()
         } else {
           done(new Error(`geo-pool: worker ${message.threadId} could not load the store: ${message.message}`))
@@ -128,7 +133,11 @@ export class GeoPool {
     // piscina would start fresh workers for a task submitted after destroy(): refuse instead.
     if (this.closed) return Promise.reject(new WorkerFailed(task._tag, new Error("the pool is closed")))
     return this.piscina.run(task).then(
-      (result) => result as GeoTaskResult[T["_tag"]],
+      (result) => {
+        // A task's own stats can arrive before the refresh report posted ahead of it (another port).
+        if (task._tag === "Stats" || task._tag === "Refresh" || task._tag === "Busy") this.report(result as WorkerStats)
+        return result as GeoTaskResult[T["_tag"]]
+      },
       (e: unknown) => {
         throw e instanceof Error && QUEUE_LIMIT_MESSAGES.has(e.message) ? new QueueFull() : new WorkerFailed(task._tag, e)
       }
@@ -138,6 +147,26 @@ export class GeoPool {
   /** Tasks waiting for a worker. */
   get queueSize(): number {
     return this.piscina.queueSize
+  }
+
+  /** Workers running a task now (a replacement worker still loading its index counts as busy). */
+  get busyWorkers(): number {
+    return this.piscina.threads.length - this.piscina.idleThreads
+  }
+
+  /** The latest index state of each live worker: trips and the store sequence it has applied. */
+  get indexStates(): ReadonlyArray<WorkerStats> {
+    const states: Array<WorkerStats> = []
+    for (const id of this.threadIds) {
+      const stats = this.latest.get(id)
+      if (stats !== undefined) states.push(stats)
+    }
+    return states
+  }
+
+  private report(stats: WorkerStats): void {
+    const known = this.latest.get(stats.threadId)
+    if (known === undefined || stats.refreshes >= known.refreshes) this.latest.set(stats.threadId, stats)
   }
 
   /** Tasks completed by the pool so far. */

@@ -62,11 +62,16 @@ export interface GeoWorkerData {
   readonly search: boolean
 }
 
-/** What a worker posts on its `parentPort` (the pool's `message` event) once, at start. */
+/**
+ * What a worker posts on its `parentPort` (the pool's `message` event): once at start (ready, or
+ * failed), then its index state after every refresh of the index from the store.
+ */
 export type GeoWorkerEvent =
   | { readonly _tag: "GeoWorkerReady"; readonly stats: WorkerStats }
   | { readonly _tag: "GeoWorkerStartFailed"; readonly threadId: number; readonly message: string }
+  | { readonly _tag: "GeoWorkerRefreshed"; readonly stats: WorkerStats }
+
+const WORKER_EVENT_TAGS: ReadonlySet<unknown> = new Set(["GeoWorkerReady", "GeoWorkerStartFailed", "GeoWorkerRefreshed"])
 
 export const isGeoWorkerEvent = (message: unknown): message is GeoWorkerEvent =>
-  typeof message === "object" && message !== null &&
-  ((message as { _tag?: unknown })._tag === "GeoWorkerReady" || (message as { _tag?: unknown })._tag === "GeoWorkerStartFailed")
+  typeof message === "object" && message !== null && WORKER_EVENT_TAGS.has((message as { _tag?: unknown })._tag)

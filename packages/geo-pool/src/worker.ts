@@ -2,7 +2,8 @@
  * The pool's one worker entry. At load (before piscina marks the worker ready) it opens its own
  * read-only connection to the SQLite store, scans every active trip into a `TripIndex`, and posts
  * `GeoWorkerReady` to the parent. A timer then pulls `changesSince` every `refreshMs` (between
- * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s.
+ * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s;
+ * each refresh posts `GeoWorkerRefreshed` with the index's size and applied sequence.
  * With `search`, it also runs whole searches (`Search` tasks), and loads the gazetteer once ready.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
@@ -68,6 +69,8 @@ const refresh = (): void => {
     refreshFailures++
     if (refreshFailures === 1 || refreshFailures % 100 === 0) console.warn(`geo-pool worker ${threadId}: refresh failed:`, e)
   }
+  // The server's metrics (index size, lag behind the store) read the last report of each worker.
+  post({ _tag: "GeoWorkerRefreshed", stats: stats() })
 }
 
 /**

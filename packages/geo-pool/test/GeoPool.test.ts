@@ -19,6 +19,26 @@ const loadRecords = (dbPath: string): Array<IndexRecord> => {
   }
 }
 
+/** The store's latest change sequence, read through a connection of its own. */
+const latestSeq = (dbPath: string): number => {
+  const db = openDatabase(dbPath, { readonly: true })
+  try {
+    return Effect.runSync(makeSqliteTripStore(db).changesSince(Number.MAX_SAFE_INTEGER)).seq
+  } finally {
+    db.close()
+  }
+}
+
+/** Polls `done` every 10 ms: whether it held within `ms`. */
+const until = async (done: () => boolean, ms: number): Promise<boolean> => {
+  const start = performance.now()
+  while (!done()) {
+    if (performance.now() - start > ms) return false
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  return true
+}
+
 describe("GeoPool over real worker threads", () => {
   it("answers like the in-thread TripIndex and the reference, through the TripMatcher layer", async () => {
     const store = await makeStore(600)
@@ -158,6 +178,51 @@ describe("GeoPool over real worker threads", () => {
       await importInto(store.dbPath, [JSON.stringify({ ...line, status: "cancelled" })])
       await new Promise((r) => setTimeout(r, 1000))
       expect((await Effect.runPromise(matcher.match(req))).total).toBe(0)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("keeps each live worker's index state from the reports its workers post after every refresh, and counts busy workers", async () => {
+    const store = await makeStore(100)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 4, refreshMs: 50, testTasks: true })
+    try {
+      const started = pool.indexStates
+      expect(started.map((s) => s.threadId).sort()).toEqual([...pool.threadIds].sort())
+      expect(started.every((s) => s.trips === 100 && s.seq === latestSeq(store.dbPath))).toBe(true)
+
+      // No task runs from here on: only the workers' own refresh reports can move the states.
+      await importInto(store.dbPath, [tripLine("reported-1", () => 0.4)])
+      const seq = latestSeq(store.dbPath)
+      expect(seq).toBeGreaterThan(started[0]!.seq)
+      const caughtUp = await until(() => pool.indexStates.every((s) => s.seq === seq && s.trips === 101), 1000)
+      expect(caughtUp).toBe(true)
+      expect(pool.indexStates.every((s, k) => s.refreshes > started[k]!.refreshes)).toBe(true)
+
+      expect(pool.busyWorkers).toBe(0)
+      const tasks = [pool.run({ _tag: "Busy", ms: 400 }), pool.run({ _tag: "Busy", ms: 400 }), pool.run({ _tag: "Busy", ms: 400 })]
+      expect(await until(() => pool.busyWorkers === 2 && pool.queueSize === 1, 300)).toBe(true)
+      await Promise.all(tasks)
+      expect(pool.busyWorkers).toBe(0)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("has an index state behind the store until a refresh, then level with it", async () => {
+    const store = await makeStore(50)
+    // No timed refresh during the test: only the Refresh task applies the change.
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 4, refreshMs: 600_000 })
+    try {
+      await importInto(store.dbPath, [tripLine("late-1", () => 0.6)])
+      const seq = latestSeq(store.dbPath)
+      expect(pool.indexStates[0]!.seq).toBeLessThan(seq)
+      expect(pool.indexStates[0]!.trips).toBe(50)
+      await pool.run({ _tag: "Refresh" })
+      expect(pool.indexStates[0]!.seq).toBe(seq)
+      expect(pool.indexStates[0]!.trips).toBe(51)
     } finally {
       await pool.close()
       store.cleanup()

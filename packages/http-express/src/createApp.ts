@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import express, { type Express, type NextFunction, type Request, type Response } from "express"
 import type { ManagedRuntime } from "effect"
 import type { KeyStore } from "@tripsearch/core"
+import { type ApiMetrics, metricsFormatOf, metricsRouteOf } from "./ApiMetrics.js"
 import { type ApiReply, answerReadRequest, internalErrorReply, type UseCases, type UseCaseServices } from "./answerApiRequest.js"
 import { keyQuota } from "./keyQuota.js"
 import { type ReadRequest, readApiRequest } from "./readApiRequest.js"
@@ -33,7 +34,12 @@ export interface CreateAppOptions {
   readonly runtime: ManagedRuntime.ManagedRuntime<AppServices, unknown>
   readonly config: AppConfig
   readonly useCases?: Partial<UseCases> | undefined
+  /** Counts every request and serves `GET /metrics` (no key, no quota); none: `/metrics` is a 404. */
+  readonly metrics?: ApiMetrics | undefined
 }
+
+// As the API routes: case-insensitive, one optional trailing slash.
+const METRICS_ROUTE = /^\/metrics\/?$/i
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/
 
@@ -47,6 +53,8 @@ interface RequestState {
   readonly queryWithoutKey: string
   /** What the request asks, once read; whether it reached an API route (the query log). */
   read?: ReadRequest
+  /** A `GET /metrics` answered by the metrics registry. */
+  scrape?: boolean
 }
 
 const states = new WeakMap<Request, RequestState>()
@@ -67,9 +75,10 @@ const sendReply = (res: Response, reply: ApiReply): void => {
  * The Express app of the API (not listening). Every request is answered by `answerReadRequest`
  * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`, `/health`; any
  * other is an Error object: 404, 405, 413, 414) with keys and quotas checked; Express adds the
- * request id, the security headers, the logs and the query log.
+ * request id, the security headers, the logs and the query log, and with `metrics` the request
+ * counts and `GET /metrics`.
  */
-export const createApp = ({ runtime, config, useCases }: CreateAppOptions): Express => {
+export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptions): Express => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)
   const now = config.now ?? Date.now
   const options = {
@@ -109,8 +118,13 @@ export const createApp = ({ runtime, config, useCases }: CreateAppOptions): Expr
     const log = () => {
       if (logged) return
       logged = true
-      const durationMs = Math.round(Number(process.hrtime.bigint() - state.startedAt) / 1e4) / 100
+      const elapsedNs = Number(process.hrtime.bigint() - state.startedAt)
+      const durationMs = Math.round(elapsedNs / 1e4) / 100
       const aborted = !res.writableFinished
+      // A scrape does not count itself: the counters move by the API's traffic only.
+      if (metrics !== undefined && !state.scrape) {
+        metrics.observeRequest(metricsRouteOf(state.read), aborted ? "aborted" : res.statusCode, metricsFormatOf(state.read), elapsedNs / 1e9)
+      }
       logger.info({
         event: "request",
         request_id: requestId,
@@ -136,6 +150,24 @@ export const createApp = ({ runtime, config, useCases }: CreateAppOptions): Expr
     res.on("close", log)
     next()
   })
+
+  // Metrics, outside the API: no key, no quota. Other methods fall through to the API's 405.
+  if (metrics !== undefined) {
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const state = states.get(req)
+      if (req.method !== "GET" || state === undefined || !METRICS_ROUTE.test(state.path)) {
+        next()
+        return
+      }
+      state.scrape = true
+      metrics.scrape().then(
+        ({ contentType, body }) => {
+          res.status(200).setHeader("Content-Type", contentType).setHeader("Cache-Control", "no-store").send(body)
+        },
+        (error: unknown) => next(error)
+      )
+    })
+  }
 
   // Everything else: the adapter's one answer function, as the replay tool's core target uses it.
   app.use(async (req: Request, res: Response) => {
