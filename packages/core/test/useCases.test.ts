@@ -107,6 +107,21 @@ describe("searchTrips and tripDetails over an in-memory store", () => {
       })
     ))
 
+  it.effect("fields as real clients send it: bare trip names trim every trip, in JSON order", () =>
+    run(
+      Effect.gen(function* () {
+        const fields = "trips,seats,seats_left,departure_date,permanent_id,price"
+        const body = yield* searchTrips({ locale: "fr_FR", cur: "EUR", fn: "Paris", fields }, ctx)
+        expect(Object.keys(body)).toEqual(["trips"])
+        const trips = body.trips as ReadonlyArray<Record<string, unknown>>
+        expect(trips.map((t) => t.permanent_id)).toEqual(["A", "B_1_3"])
+        for (const t of trips) expect(Object.keys(t)).toEqual(["departure_date", "price", "seats_left", "seats", "permanent_id"])
+        const both = yield* searchTrips({ locale: "fr_FR", cur: "EUR", fn: "Paris", fields: "top_trips,trips,seats" }, ctx)
+        expect(Object.keys(both)).toEqual(["trips", "top_trips"])
+        expect(both.top_trips).toEqual([{ seats: 3 }, { seats: 3 }])
+      })
+    ))
+
   it.effect("details of a sub-trip carry main_permanent_id, stop-over marks and the plan", () =>
     run(
       Effect.gen(function* () {

@@ -75,19 +75,27 @@ const LocalDate = Schema.transformOrFail(
   }
 )
 
+const TRIP_LISTS = ["trips", "top_trips"]
+
+/** The rule of `fields`, stated with every name it accepts. */
+export const FIELDS_RULE =
+  `each name must be a top-level field (${SEARCH_FIELD_NAMES.join(", ")}), a trip field (${TRIP_FIELD_NAMES.join(", ")}), ` +
+  "or trips.NAME or top_trips.NAME with a trip field"
+
+const isFieldName = (name: string): boolean => {
+  const dot = name.indexOf(".")
+  return dot === -1
+    ? SEARCH_FIELD_NAMES.includes(name) || TRIP_FIELD_NAMES.includes(name)
+    : TRIP_LISTS.includes(name.slice(0, dot)) && TRIP_FIELD_NAMES.includes(name.slice(dot + 1))
+}
+
 const FieldList = Schema.transformOrFail(Schema.String, Schema.Array(Schema.String), {
   strict: true,
   decode: (s, _, ast) => {
     const names = s.split(",").map((x) => x.trim()).filter((x) => x !== "")
-    if (names.length === 0) return fail(ast, s, "must name at least one field")
-    for (const name of names) {
-      const dot = name.indexOf(".")
-      const ok =
-        dot === -1
-          ? SEARCH_FIELD_NAMES.includes(name)
-          : ["trips", "top_trips"].includes(name.slice(0, dot)) && TRIP_FIELD_NAMES.includes(name.slice(dot + 1))
-      if (!ok) return fail(ast, s, `unknown field "${name}"`)
-    }
+    if (names.length === 0) return fail(ast, s, `must name at least one field, got "${s}"`)
+    const unknown = names.find((name) => !isFieldName(name))
+    if (unknown !== undefined) return fail(ast, s, `unknown field "${unknown}": ${FIELDS_RULE}`)
     return ParseResult.succeed(names)
   },
   encode: (a) => ParseResult.succeed(a.join(","))
