@@ -122,6 +122,21 @@ describe("searchTrips and tripDetails over an in-memory store", () => {
       })
     ))
 
+  it.effect("_front carries the search's own parameters, _self the query as asked", () =>
+    run(
+      Effect.gen(function* () {
+        const query = "locale=fr_FR&_format=xml&cur=EUR&fields=links&fn=Paris&%5Fformat2=x&limit=1"
+        const params = { locale: "fr_FR", _format: "xml", cur: "EUR", fields: "links", fn: "Paris", _format2: "x", limit: "1" }
+        const body = yield* searchTrips(params, { ...ctx, query })
+        expect(body.links).toEqual({
+          _self: `https://api.test/api/v2/trips?${query}`,
+          _front: "https://www.test/search?locale=fr_FR&cur=EUR&fn=Paris&%5Fformat2=x&limit=1"
+        })
+        const encoded = yield* searchTrips(params, { ...ctx, query: "fn=Paris&%5Fformat=xml&field%73=links&locale=fr_FR&cur=EUR" })
+        expect((encoded.links as Record<string, string>)._front).toBe("https://www.test/search?fn=Paris&locale=fr_FR&cur=EUR")
+      })
+    ))
+
   it.effect("details of a sub-trip carry main_permanent_id, stop-over marks and the plan", () =>
     run(
       Effect.gen(function* () {
