@@ -137,6 +137,20 @@ describe("searchTrips and tripDetails over an in-memory store", () => {
       })
     ))
 
+  it.effect("details answer color_hexa as six upper-case digits, also for a trip stored before with lower case", () =>
+    Effect.gen(function* () {
+      const decoded = (hexa: string) => trip("H", [PARIS, LYON], { car: { ...TRIPS[0]!.trip.car, color_hexa: hexa } })
+      const fresh = decoded("#d8c8a8")
+      expect(fresh.trip.car.color_hexa).toBe("D8C8A8")
+      expect(decoded("d8C8a8").trip.car.color_hexa).toBe("D8C8A8")
+      // A row imported before the rule, as the store kept it.
+      const old: StoredTrip = { ...fresh, trip: { ...fresh.trip, id: "OLD", car: { ...fresh.trip.car, color_hexa: "a0b1c2" } } }
+      const oldStore = InMemoryTripStore.layer([old])
+      yield* TestClock.setTime(NOW)
+      const body = yield* Effect.provide(tripDetails("OLD", { locale: "fr_FR" }, ctx), oldStore)
+      expect((body.car as Record<string, unknown>).color_hexa).toBe("A0B1C2")
+    }))
+
   it.effect("details of a sub-trip carry main_permanent_id, stop-over marks and the plan", () =>
     run(
       Effect.gen(function* () {
