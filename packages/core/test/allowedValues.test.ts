@@ -73,10 +73,12 @@ describe("a 400 for a value from a list names every allowed value", () => {
     expect(rejected(decodeSearchQuery, { locale: "fr_FR", cur: "GBP" }).message).toBe('cur: must be EUR for locale fr_FR, got "GBP"')
   })
 
-  it("with both locale and cur wrong, the locale is reported", () => {
+  it("with both locale and cur wrong, the locale is reported; cur comes before the others", () => {
     expectRule(rejected(decodeSearchQuery, { locale: "xx_XX", cur: "USD" }), "locale", "xx_XX", LOCALES)
     expectRule(rejected(decodeSearchQuery, { locale: "xx_XX" }), "locale", "xx_XX", LOCALES)
     expectRule(rejected(decodeDetailsQuery, { locale: "fr_CA", cur: "CAD" }), "locale", "fr_CA", LOCALES)
+    // Then cur, before the other parameters.
+    expectRule(rejected(decodeSearchQuery, { locale: "en_GB", cur: "USD", sort: "x", limit: "-1" }), "cur", "USD", ["GBP", "EUR"])
   })
 
   it.each(SEARCH_LISTS)("%s: every allowed value", (parameter, allowed) => {
