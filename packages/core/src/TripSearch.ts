@@ -9,6 +9,7 @@ import { PlaceResolver } from "./ports/PlaceResolver.js"
 import { TripMatcher } from "./ports/TripMatcher.js"
 import { TripStore } from "./ports/TripStore.js"
 import { applyFields } from "./render/applyFields.js"
+import { frontQuery } from "./render/frontQuery.js"
 import { renderFacets } from "./render/renderFacets.js"
 import { renderPrice } from "./render/renderParts.js"
 import { renderSearchTrip } from "./render/renderSearchTrip.js"
@@ -65,11 +66,11 @@ export const searchTrips = (
 
     const axisKm = from !== undefined && to !== undefined ? Math.round(1.2 * haversineKm(from.lat, from.lon, to.lat, to.lon)) : undefined
     const rate = scaledRate(rates[currency])
-    const query_ = context.query === "" ? "" : `?${context.query}`
+    const withQuery = (q: string) => (q === "" ? "" : `?${q}`)
     const response: JsonObject = {
       links: {
-        _self: `${context.apiBaseUrl}${context.path}${query_}`,
-        _front: `${context.websiteBaseUrl}/search${query_}`
+        _self: `${context.apiBaseUrl}${context.path}${withQuery(context.query)}`,
+        _front: `${context.websiteBaseUrl}/search${withQuery(frontQuery(context.query))}`
       },
       pager: {
         page: query.page,

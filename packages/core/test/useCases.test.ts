@@ -107,6 +107,50 @@ describe("searchTrips and tripDetails over an in-memory store", () => {
       })
     ))
 
+  it.effect("fields as real clients send it: bare trip names trim every trip, in JSON order", () =>
+    run(
+      Effect.gen(function* () {
+        const fields = "trips,seats,seats_left,departure_date,permanent_id,price"
+        const body = yield* searchTrips({ locale: "fr_FR", cur: "EUR", fn: "Paris", fields }, ctx)
+        expect(Object.keys(body)).toEqual(["trips"])
+        const trips = body.trips as ReadonlyArray<Record<string, unknown>>
+        expect(trips.map((t) => t.permanent_id)).toEqual(["A", "B_1_3"])
+        for (const t of trips) expect(Object.keys(t)).toEqual(["departure_date", "price", "seats_left", "seats", "permanent_id"])
+        const both = yield* searchTrips({ locale: "fr_FR", cur: "EUR", fn: "Paris", fields: "top_trips,trips,seats" }, ctx)
+        expect(Object.keys(both)).toEqual(["trips", "top_trips"])
+        expect(both.top_trips).toEqual([{ seats: 3 }, { seats: 3 }])
+      })
+    ))
+
+  it.effect("_front carries the search's own parameters, _self the query as asked", () =>
+    run(
+      Effect.gen(function* () {
+        const query = "locale=fr_FR&_format=xml&cur=EUR&fields=links&fn=Paris&%5Fformat2=x&limit=1"
+        const params = { locale: "fr_FR", _format: "xml", cur: "EUR", fields: "links", fn: "Paris", _format2: "x", limit: "1" }
+        const body = yield* searchTrips(params, { ...ctx, query })
+        expect(body.links).toEqual({
+          _self: `https://api.test/api/v2/trips?${query}`,
+          _front: "https://www.test/search?locale=fr_FR&cur=EUR&fn=Paris&%5Fformat2=x&limit=1"
+        })
+        const encoded = yield* searchTrips(params, { ...ctx, query: "fn=Paris&%5Fformat=xml&field%73=links&locale=fr_FR&cur=EUR" })
+        expect((encoded.links as Record<string, string>)._front).toBe("https://www.test/search?fn=Paris&locale=fr_FR&cur=EUR")
+      })
+    ))
+
+  it.effect("details answer color_hexa as six upper-case digits, also for a trip stored before with lower case", () =>
+    Effect.gen(function* () {
+      const decoded = (hexa: string) => trip("H", [PARIS, LYON], { car: { ...TRIPS[0]!.trip.car, color_hexa: hexa } })
+      const fresh = decoded("#d8c8a8")
+      expect(fresh.trip.car.color_hexa).toBe("D8C8A8")
+      expect(decoded("d8C8a8").trip.car.color_hexa).toBe("D8C8A8")
+      // A row imported before the rule, as the store kept it.
+      const old: StoredTrip = { ...fresh, trip: { ...fresh.trip, id: "OLD", car: { ...fresh.trip.car, color_hexa: "a0b1c2" } } }
+      const oldStore = InMemoryTripStore.layer([old])
+      yield* TestClock.setTime(NOW)
+      const body = yield* Effect.provide(tripDetails("OLD", { locale: "fr_FR" }, ctx), oldStore)
+      expect((body.car as Record<string, unknown>).color_hexa).toBe("A0B1C2")
+    }))
+
   it.effect("details of a sub-trip carry main_permanent_id, stop-over marks and the plan", () =>
     run(
       Effect.gen(function* () {

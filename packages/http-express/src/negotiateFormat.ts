@@ -1,3 +1,5 @@
+import { FORMATS, oneOfRule } from "@tripsearch/core"
+
 /** Response formats of the API. */
 export type ResponseFormat = "json" | "xml"
 
@@ -38,10 +40,10 @@ export const negotiateFormat = (
 ): FormatChoice => {
   if (formatParam !== undefined) {
     if (typeof formatParam !== "string") {
-      return { _tag: "InvalidFormat", message: "_format: must be given at most once (json or xml)" }
+      return { _tag: "InvalidFormat", message: `_format: must be given once (one of ${FORMATS.join(", ")}), got it ${formatParam.length} times` }
     }
     if (formatParam === "json" || formatParam === "xml") return { _tag: "Format", format: formatParam }
-    return { _tag: "InvalidFormat", message: "_format: must be json or xml" }
+    return { _tag: "InvalidFormat", message: `_format: ${oneOfRule(FORMATS, formatParam)}` }
   }
   if (accept) {
     const qualities = acceptQualities(accept)

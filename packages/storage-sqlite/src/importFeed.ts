@@ -1,4 +1,3 @@
-import type { FeedIssue } from "@tripsearch/core"
 import { Either } from "effect"
 import { decodeFeedLineFast } from "./decodeFeedLineFast.js"
 import { getMeta, setMeta, type SqliteDatabase } from "./openDatabase.js"
@@ -25,28 +24,6 @@ const UPSERT = `
     seats = excluded.seats, seats_left = excluded.seats_left, booking_type = excluded.booking_type,
     flags = excluded.flags, experience = excluded.experience, comfort_stars = excluded.comfort_stars,
     packed = excluded.packed, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json`
-
-const EXPECTED = /^Expected (.+), actual (.+)$/
-
-/**
- * One reason per field of a line: a union (a literal of the 13 currencies, say) reports one issue
- * per member; they become `Expected "EUR" | "GBP" | ..., actual "USD"`; other repeats join with `; `.
- */
-export const mergeIssues = (issues: ReadonlyArray<FeedIssue>): Array<[string, string]> => {
-  const byField = new Map<string, Array<string>>()
-  for (const { field, reason } of issues) {
-    const reasons = byField.get(field)
-    if (reasons === undefined) byField.set(field, [reason])
-    else if (!reasons.includes(reason)) reasons.push(reason)
-  }
-  return [...byField].map(([field, reasons]) => {
-    if (reasons.length === 1) return [field, reasons[0]!]
-    const parts = reasons.map((r) => EXPECTED.exec(r))
-    const actual = parts[0]?.[2]
-    if (parts.every((m) => m !== null && m[2] === actual)) return [field, `Expected ${parts.map((m) => m![1]).join(" | ")}, actual ${actual}`]
-    return [field, reasons.join("; ")]
-  })
-}
 
 /** The last change sequence number committed to the store (0 when empty). */
 export const currentSeq = (db: SqliteDatabase): number => db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck().get() as number
@@ -77,7 +54,7 @@ export const importFeed = async (db: SqliteDatabase, source: FeedSource, options
       if (text.trim() === "") continue
       const decoded = decodeFeedLineFast(text)
       if (Either.isLeft(decoded)) {
-        for (const [field, reason] of mergeIssues(decoded.left)) errors.push(`line ${n}: ${field}: ${reason}`)
+        for (const { field, reason } of decoded.left) errors.push(`line ${n}: ${field}: ${reason}`)
         continue
       }
       const trip = decoded.right

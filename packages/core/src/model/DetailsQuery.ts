@@ -1,25 +1,20 @@
 import { Either, Schema } from "effect"
 import type { InvalidParameter } from "../errors.js"
+import { checkLocaleAndCurrency, currenciesOf, currencyRule, FORMATS, oneOf } from "./allowedValues.js"
 import { paramValues, toInvalidParameter } from "./paramValues.js"
 import type { RawParams } from "../RequestContext.js"
-import { CurrencyCode, LOCALE_TABLE, LocaleCode, LOCALES } from "./Locale.js"
+import { CurrencyCode, LocaleCode } from "./Locale.js"
 
 /** Parameters of `GET /api/v2/trips/{id}`: `cur` is optional there and defaults to the locale's currency. */
 const DetailsParams = Schema.Struct({
-  locale: LocaleCode.annotations({ message: (i) => `must be one of ${LOCALES.join(", ")}, got "${String(i.actual)}"` }),
-  cur: Schema.optional(CurrencyCode.annotations({ message: (i) => `must be the locale's currency, got "${String(i.actual)}"` })),
-  _format: Schema.optional(
-    Schema.Literal("json", "xml").annotations({ message: (i) => `must be one of json, xml, got "${String(i.actual)}"` })
-  )
+  // Checked first, with their own messages, by checkLocaleAndCurrency (decodeDetailsQuery).
+  locale: LocaleCode,
+  cur: Schema.optional(CurrencyCode),
+  _format: Schema.optional(oneOf(FORMATS))
 }).pipe(
-  Schema.filter((q) => {
-    const info = LOCALE_TABLE[q.locale]
-    if (q.cur !== undefined && q.cur !== info.currency && q.cur !== info.alternative) {
-      const allowed = info.alternative ? `${info.currency} or ${info.alternative}` : info.currency
-      return { path: ["cur"], message: `must be ${allowed} for locale ${q.locale}, got "${q.cur}"` }
-    }
-    return true
-  })
+  Schema.filter((q) =>
+    q.cur === undefined || currenciesOf(q.locale).includes(q.cur) ? true : { path: ["cur"], message: currencyRule(q.locale, q.cur) }
+  )
 )
 
 export type DetailsQuery = typeof DetailsParams.Type
@@ -27,4 +22,6 @@ export type DetailsQuery = typeof DetailsParams.Type
 const decode = Schema.decodeUnknownEither(DetailsParams, { errors: "first", onExcessProperty: "ignore" })
 
 export const decodeDetailsQuery = (params: RawParams): Either.Either<DetailsQuery, InvalidParameter> =>
-  Either.flatMap(paramValues(params, ["locale"]), (single) => Either.mapLeft(decode(single), toInvalidParameter))
+  Either.flatMap(paramValues(params, ["locale"]), (single) =>
+    Either.flatMap(checkLocaleAndCurrency(single, false), () => Either.mapLeft(decode(single), toInvalidParameter))
+  )

@@ -3,7 +3,8 @@ import type { InvalidParameter } from "../errors.js"
 import { paramValues, toInvalidParameter } from "./paramValues.js"
 import type { RawParams } from "../RequestContext.js"
 import { SEARCH_FIELD_NAMES, TRIP_FIELD_NAMES } from "./fieldNames.js"
-import { CurrencyCode, LOCALE_TABLE, LocaleCode, LOCALES } from "./Locale.js"
+import { checkLocaleAndCurrency, currenciesOf, currencyRule, FLAG_VALUES, FORMATS, oneOf, oneOfRule, ORDERS, SORTS } from "./allowedValues.js"
+import { CurrencyCode, LOCALES } from "./Locale.js"
 
 /** A `db`/`de` value: its calendar date, and the local time it stands for ("local epoch ms"). */
 export interface LocalDateParam {
@@ -30,12 +31,9 @@ const IntParam = (min: number, max: number) =>
 
 const Flag = Schema.transformOrFail(Schema.String, Schema.Boolean, {
   strict: true,
-  decode: (s, _, ast) => (s === "1" ? ParseResult.succeed(true) : s === "0" ? ParseResult.succeed(false) : fail(ast, s, `must be 0 or 1, got "${s}"`)),
+  decode: (s, _, ast) => (s === "1" ? ParseResult.succeed(true) : s === "0" ? ParseResult.succeed(false) : fail(ast, s, oneOfRule(FLAG_VALUES, s))),
   encode: (b) => ParseResult.succeed(b ? "1" : "0")
 })
-
-const oneOf = <const L extends ReadonlyArray<string>>(values: L) =>
-  Schema.Literal(...values).annotations({ message: (issue) => `must be one of ${values.join(", ")}, got "${String(issue.actual)}"` })
 
 const COORD = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*\|\s*(-?\d{1,3}(?:\.\d+)?)\s*$/
 const Coordinates = Schema.transformOrFail(Schema.String, Schema.Struct({ lat: Schema.Number, lon: Schema.Number }), {
@@ -75,19 +73,27 @@ const LocalDate = Schema.transformOrFail(
   }
 )
 
+const TRIP_LISTS = ["trips", "top_trips"]
+
+/** The rule of `fields`, stated with every name it accepts. */
+export const FIELDS_RULE =
+  `each name must be a top-level field (${SEARCH_FIELD_NAMES.join(", ")}), a trip field (${TRIP_FIELD_NAMES.join(", ")}), ` +
+  "or trips.NAME or top_trips.NAME with a trip field"
+
+const isFieldName = (name: string): boolean => {
+  const dot = name.indexOf(".")
+  return dot === -1
+    ? SEARCH_FIELD_NAMES.includes(name) || TRIP_FIELD_NAMES.includes(name)
+    : TRIP_LISTS.includes(name.slice(0, dot)) && TRIP_FIELD_NAMES.includes(name.slice(dot + 1))
+}
+
 const FieldList = Schema.transformOrFail(Schema.String, Schema.Array(Schema.String), {
   strict: true,
   decode: (s, _, ast) => {
     const names = s.split(",").map((x) => x.trim()).filter((x) => x !== "")
-    if (names.length === 0) return fail(ast, s, "must name at least one field")
-    for (const name of names) {
-      const dot = name.indexOf(".")
-      const ok =
-        dot === -1
-          ? SEARCH_FIELD_NAMES.includes(name)
-          : ["trips", "top_trips"].includes(name.slice(0, dot)) && TRIP_FIELD_NAMES.includes(name.slice(dot + 1))
-      if (!ok) return fail(ast, s, `unknown field "${name}"`)
-    }
+    if (names.length === 0) return fail(ast, s, `must name at least one field, got "${s}"`)
+    const unknown = names.find((name) => !isFieldName(name))
+    if (unknown !== undefined) return fail(ast, s, `unknown field "${unknown}": ${FIELDS_RULE}`)
     return ParseResult.succeed(names)
   },
   encode: (a) => ParseResult.succeed(a.join(","))
@@ -98,9 +104,10 @@ const Radius = IntParam(1, 500)
 
 /** Every parameter of `GET /api/v2/trips` (spec + SEMANTICS §2, §4), as received. */
 const SearchParams = Schema.Struct({
-  locale: LocaleCode.annotations({ message: (i) => `must be one of ${LOCALES.join(", ")}, got "${String(i.actual)}"` }),
-  cur: CurrencyCode.annotations({ message: (i) => `must be the locale's currency, got "${String(i.actual)}"` }),
-  _format: Schema.optional(oneOf(["json", "xml"])),
+  // Checked first, with their own messages, by checkLocaleAndCurrency (decodeSearchQuery).
+  locale: oneOf(LOCALES),
+  cur: CurrencyCode,
+  _format: Schema.optional(oneOf(FORMATS)),
   fn: Schema.optional(NonEmpty),
   tn: Schema.optional(NonEmpty),
   fc: Schema.optional(Coordinates),
@@ -113,8 +120,8 @@ const SearchParams = Schema.Struct({
   seats: Schema.optional(IntParam(1, 8)),
   photo: Schema.optionalWith(Flag, { default: () => false }),
   fields: Schema.optional(FieldList),
-  sort: Schema.optional(oneOf(["trip_date", "trip_price"])),
-  order: Schema.optionalWith(oneOf(["asc", "desc"]), { default: () => "asc" as const }),
+  sort: Schema.optional(oneOf(SORTS)),
+  order: Schema.optionalWith(oneOf(ORDERS), { default: () => "asc" as const }),
   limit: Schema.optionalWith(IntParam(0, 100), { default: () => 10 }),
   radius: Schema.optional(Radius),
   radius_from: Schema.optional(Radius),
@@ -126,11 +133,7 @@ const SearchParams = Schema.Struct({
 }).pipe(
   // Rules between parameters, each reported on the parameter a client must change.
   Schema.filter((q) => {
-    const info = LOCALE_TABLE[q.locale]
-    if (q.cur !== info.currency && q.cur !== info.alternative) {
-      const allowed = info.alternative ? `${info.currency} or ${info.alternative}` : info.currency
-      return { path: ["cur"], message: `must be ${allowed} for locale ${q.locale}, got "${q.cur}"` }
-    }
+    if (!currenciesOf(q.locale).includes(q.cur)) return { path: ["cur"], message: currencyRule(q.locale, q.cur) }
     if (q.hb !== undefined && q.he !== undefined && q.he <= q.hb) return { path: ["he"], message: `must be greater than hb (${q.hb}), got ${q.he}` }
     if ((q.pmin === undefined) !== (q.pmax === undefined)) {
       return q.pmin === undefined
@@ -157,6 +160,8 @@ const decodeParams = Schema.decodeUnknownEither(SearchParams, { errors: "first",
  * parameters are ignored.
  */
 export const decodeSearchQuery = (params: RawParams): Either.Either<SearchQuery, InvalidParameter> =>
-  Either.flatMap(paramValues(params, ["locale", "cur"]), (single) => Either.mapLeft(decodeParams(single), toInvalidParameter))
+  Either.flatMap(paramValues(params, ["locale", "cur"]), (single) =>
+    Either.flatMap(checkLocaleAndCurrency(single, true), () => Either.mapLeft(decodeParams(single), toInvalidParameter))
+  )
 
 export type Format = "json" | "xml"

@@ -13,22 +13,48 @@ export const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc === "" ? String(key) : `${acc}.${String(key)}`), "") ||
   "(line)"
 
+// An optional field given a bad value also fails the `undefined` member of its union; that issue
+// says nothing the field's own rule does not.
+const OPTIONAL_MEMBER = /^Expected undefined, actual /
+
+const isWithin = (path: string, field: string): boolean =>
+  path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)
+
+const reasonOf = (issue: ParseResult.ArrayFormatterIssue): string =>
+  issue._tag === "Missing" ? "is required" : issue._tag === "Unexpected" ? "is not a field of the trip feed" : issue.message
+
+/**
+ * Effect's issues as one sentence per field: every field of `FeedTrip` states its rule
+ * (`must be ..., got ...`); this drops the optional members' echo and keeps one reason per field.
+ */
+const toFeedIssues = (error: ParseResult.ParseError): ReadonlyArray<FeedIssue> => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const byField = new Map<string, string>()
+  for (const issue of issues) {
+    const field = formatPath(issue.path)
+    const covered = issues.some((other) => other !== issue && isWithin(formatPath(other.path), field))
+    if (OPTIONAL_MEMBER.test(issue.message) && covered) continue
+    if (!byField.has(field)) byField.set(field, reasonOf(issue))
+  }
+  return [...byField].map(([field, reason]) => ({ field, reason }))
+}
+
 /** Parses and validates one NDJSON line of the trip feed. */
 export const decodeFeedLine = (line: string): Either.Either<FeedTrip, ReadonlyArray<FeedIssue>> => {
   let json: unknown
   try {
     json = JSON.parse(line)
   } catch (e) {
-    return Either.left([{ field: "(line)", reason: `not valid JSON: ${(e as Error).message}` }])
+    // The parser's own words say where the text breaks.
+    const detail = (e as Error).message
+    return Either.left([{ field: "(line)", reason: `must be valid JSON (${detail.charAt(0).toLowerCase()}${detail.slice(1)})` }])
   }
-  return decode(json).pipe(
-    Either.mapLeft((error) =>
-      ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
-        field: formatPath(issue.path),
-        reason: issue._tag === "Unexpected" ? "unknown field" : issue.message
-      }))
-    )
-  )
+  // Checked here: Effect's issue for the whole line names the struct's encoded side, not a rule.
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    const got = Array.isArray(json) ? "an array" : JSON.stringify(json)
+    return Either.left([{ field: "(line)", reason: `must be a JSON object (one trip), got ${got}` }])
+  }
+  return Either.mapLeft(decode(json), toFeedIssues)
 }
 
 export const encodeFeedTrip = Schema.encodeSync(FeedTrip)

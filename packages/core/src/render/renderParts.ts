@@ -1,4 +1,4 @@
-import type { FeedTrip } from "../model/FeedTrip.js"
+import { canonicalColorHexa, type FeedTrip } from "../model/FeedTrip.js"
 import type { JsonObject } from "../RequestContext.js"
 import { majorValue } from "../pricing/money.js"
 import { currencySymbol, formatMoney } from "../pricing/formatMoney.js"
@@ -36,7 +36,8 @@ export const renderCar = (car: FeedTrip["car"], detail: boolean): JsonObject => 
   model: car.model,
   make: car.make,
   ...(detail && car.color !== undefined ? { color: car.color } : {}),
-  ...(detail && car.color_hexa !== undefined ? { color_hexa: car.color_hexa } : {}),
+  // Rows imported before the feed took `#RRGGBB` kept the case they were given.
+  ...(detail && car.color_hexa !== undefined ? { color_hexa: canonicalColorHexa(car.color_hexa) } : {}),
   comfort: car.comfort,
   comfort_nb_star: car.comfort_nb_star,
   ...(detail && car.number_of_seat !== undefined ? { number_of_seat: car.number_of_seat } : {}),
