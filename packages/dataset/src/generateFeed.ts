@@ -69,8 +69,9 @@ const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
 
 /**
  * The trip feed (SEMANTICS §1), one trip at a time and deterministic in `seed`: trips in every
- * locale country and some across borders, between real towns drawn by population and distance,
- * with stop-overs near the route, local departure times over the next 30 days, prices per km in
+ * locale country and some across borders, between real towns: most between agglomerations by
+ * the gravity model of `TripNetwork`, the others regional, with stop-overs near the route, local
+ * departure times over the next 30 days (most in the first two weeks), prices per km in
  * the country's currency, and every optional field and enumeration value represented.
  * Memory stays bounded whatever `trips` is: the city tables are built once and shared.
  */
