@@ -3,7 +3,11 @@ import type { FeedWorld } from "./FeedWorld.js"
 import { gravityWeight } from "./gravityWeight.js"
 import type { Random } from "./Random.js"
 
-/** Agglomerations per country between which the gravity model spreads the network trips. */
+/**
+ * Agglomerations per country between which the gravity model spreads the network trips. Smaller
+ * ones are served by the regional trips and the stop-overs: a longer tail of small pairs would
+ * thin the trunk axes out without making any of its own pairs busy.
+ */
 const NETWORK_HUBS = 60
 /** Weight of a town among its agglomeration's departures, as `FeedWorld.cityOf` draws towns. */
 const MEMBER_EXPONENT = 0.85
@@ -39,7 +43,7 @@ export const agglomerationRadiusKm = (population: number): number => Math.min(25
  * The network the feed's main trips run on: per country, towns grouped into agglomerations
  * (greedily, largest core first: a town belongs to the first larger core within that core's
  * radius), and a gravity table over the ordered pairs of the largest agglomerations. Built once
- * from the FeedWorld, deterministic (ties by index), a few tens of milliseconds.
+ * from the FeedWorld, deterministic (ties by index), in well under a second.
  */
 export class TripNetwork {
   static shared(world: FeedWorld): TripNetwork {
