@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { Context, Effect } from "effect"
 import { PlaceResolver, searchTrips, TripIndex, TripMatcher, TripStore } from "@tripsearch/core"
+import { GENERATOR_VERSION } from "@tripsearch/dataset"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { createKey, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 
@@ -24,7 +25,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
 const { values } = parseArgs({
   options: {
-    db: { type: "string", default: join(root, ".bench/geo-pool-1000000-1.db") },
+    db: { type: "string", default: join(root, `.bench/geo-pool-1000000-1-g${GENERATOR_VERSION}.db`) },
     seconds: { type: "string", default: "10" },
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "2" },

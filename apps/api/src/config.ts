@@ -7,6 +7,9 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..
 /** The seed of the default data set: fixed, so every first start builds the same trips. */
 export const DATASET_SEED = 20_180_404
 
+/** Trips of the default data set when `SEED_TRIPS` is not set. */
+export const DEFAULT_SEED_TRIPS = 50_000
+
 /** The server's configuration, from the environment (the only module reading `process.env`). */
 export interface ApiConfig {
   /** `PORT`, default 3000 (0: an ephemeral port). */
@@ -96,7 +99,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const queryLogRaw = env.QUERY_LOG === undefined ? "data/query-log.ndjson" : env.QUERY_LOG.trim()
   const queryLogPath = queryLogRaw === "" || queryLogRaw.toLowerCase() === "off" ? undefined : path(queryLogRaw)
   const productionDailyLimit = integer("PRODUCTION_DAILY_LIMIT", undefined, 1, Number.MAX_SAFE_INTEGER)
-  const seedTrips = integer("SEED_TRIPS", 50_000, 1, 5_000_000) ?? 50_000
+  const seedTrips = integer("SEED_TRIPS", DEFAULT_SEED_TRIPS, 1, 5_000_000) ?? DEFAULT_SEED_TRIPS
   const matcherThreads = integer("MATCHER_THREADS", 2, 0, 64) ?? 2
   const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
   const metricsRaw = trimmed(env, "METRICS")?.toLowerCase() ?? "on"

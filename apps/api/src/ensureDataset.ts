@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { feedLines } from "@tripsearch/dataset"
+import { feedLines, GENERATOR_VERSION } from "@tripsearch/dataset"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { DATASET_SEED } from "./config.js"
 
@@ -9,6 +9,8 @@ export interface DemoKey {
   readonly id: string
   readonly key: string
   readonly createdAt: string
+  /** The dataset generator's version that built the store (files written before it have none: 1). */
+  readonly generator: number
 }
 
 export interface EnsureDatasetOptions {
@@ -28,6 +30,8 @@ export interface EnsuredDataset {
   readonly created: boolean
   /** The demo key, when its file exists. */
   readonly demoKey: DemoKey | undefined
+  /** Set when this call replaced a default data set built by an older generator. */
+  readonly replaced?: true
 }
 
 const readDemoKey = (path: string): DemoKey | undefined => {
@@ -35,7 +39,7 @@ const readDemoKey = (path: string): DemoKey | undefined => {
   try {
     const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<DemoKey>
     return typeof parsed.key === "string" && typeof parsed.id === "string"
-      ? { id: parsed.id, key: parsed.key, createdAt: String(parsed.createdAt ?? "") }
+      ? { id: parsed.id, key: parsed.key, createdAt: String(parsed.createdAt ?? ""), generator: Number(parsed.generator ?? 1) }
       : undefined
   } catch {
     return undefined
@@ -50,10 +54,17 @@ const removeDatabaseFiles = (path: string): void => {
  * First start: when the database file does not exist, generates the default data set (fixed seed,
  * `nowMs` as now), imports it into `{dbPath}.partial`, creates a basic demo key, writes its file,
  * then moves the database into place (a crash midway leaves no half-built store behind). Later
- * starts change nothing and return the demo key of the file.
+ * starts change nothing and return the demo key of the file, unless that file says an older
+ * generator built the store: then the default data set is built again, as on a first start. A
+ * store without a demo key file was not built here and is never replaced.
  */
 export const ensureDataset = async (options: EnsureDatasetOptions): Promise<EnsuredDataset> => {
-  if (existsSync(options.dbPath)) return { created: false, demoKey: readDemoKey(options.demoKeyPath) }
+  let replaced = false
+  if (existsSync(options.dbPath)) {
+    const existing = readDemoKey(options.demoKeyPath)
+    if (existing === undefined || existing.generator === GENERATOR_VERSION) return { created: false, demoKey: existing }
+    replaced = true
+  }
 
   mkdirSync(dirname(options.dbPath), { recursive: true })
   mkdirSync(dirname(options.demoKeyPath), { recursive: true })
@@ -74,7 +85,7 @@ export const ensureDataset = async (options: EnsureDatasetOptions): Promise<Ensu
     }
     progress?.(options.trips, options.trips)
     const created = createKey(db, { name: "demo", tier: "basic" })
-    demoKey = { id: created.id, key: created.key, createdAt: new Date(options.nowMs).toISOString() }
+    demoKey = { id: created.id, key: created.key, createdAt: new Date(options.nowMs).toISOString(), generator: GENERATOR_VERSION }
     // Fold the WAL into the main file so that the one file moved into place is the whole store.
     db.pragma("journal_mode = DELETE")
   } catch (error) {
@@ -83,9 +94,12 @@ export const ensureDataset = async (options: EnsureDatasetOptions): Promise<Ensu
     throw error
   }
   db.close()
+  // The old store goes before the new key is written: a crash in between then leaves no store,
+  // rebuilt on the next start, rather than the old store under a key it does not hold.
+  if (replaced) removeDatabaseFiles(options.dbPath)
   writeFileSync(options.demoKeyPath, `${JSON.stringify(demoKey, null, 2)}\n`, { mode: 0o600 })
   chmodSync(options.demoKeyPath, 0o600)
   renameSync(partial, options.dbPath)
   removeDatabaseFiles(partial)
-  return { created: true, demoKey }
+  return replaced ? { created: true, demoKey, replaced: true } : { created: true, demoKey }
 }

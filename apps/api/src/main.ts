@@ -71,7 +71,10 @@ export const main = async (): Promise<void> => {
       }
     })()
   })
-  if (firstStart.created) say(`data set ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`)
+  if (firstStart.created) {
+    const why = firstStart.replaced ? " (it replaces a default data set of an older generator, with a new demo key)" : ""
+    say(`data set ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s${why}`)
+  }
 
   const api = await createServer({ config })
   const address = await api.listen(config.port, config.host)

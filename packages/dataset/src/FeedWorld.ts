@@ -94,6 +94,25 @@ export class FeedWorld {
     return haversineKm(this.lat[i]!, this.lon[i]!, this.lat[j]!, this.lon[j]!)
   }
 
+  /** Calls `visit` with every city within `radiusKm` of a point (equirectangular distance). */
+  forEachWithin(lat: number, lon: number, radiusKm: number, visit: (i: number) => void): void {
+    const dLat = radiusKm / 111.2
+    const dLon = radiusKm / (111.2 * Math.max(0.05, Math.cos((lat * Math.PI) / 180)))
+    const kmPerDegLon = 111.2 * Math.cos((lat * Math.PI) / 180)
+    const r2 = radiusKm * radiusKm
+    for (let r = Math.floor((lat - dLat + 90) / CELL_DEG); r <= Math.floor((lat + dLat + 90) / CELL_DEG); r++) {
+      for (let c = Math.floor((lon - dLon + 180) / CELL_DEG); c <= Math.floor((lon + dLon + 180) / CELL_DEG); c++) {
+        const cell = this.grid.get(r * LON_CELLS + ((c + LON_CELLS) % LON_CELLS))
+        if (cell === undefined) continue
+        for (const i of cell) {
+          const dy = (this.lat[i]! - lat) * 111.2
+          const dx = (this.lon[i]! - lon) * kmPerDegLon
+          if (dx * dx + dy * dy <= r2) visit(i)
+        }
+      }
+    }
+  }
+
   /**
    * A city within `radiusKm` of a point that `accept` takes, drawn with weight population^exponent;
    * -1 when there is none.

@@ -7,6 +7,7 @@ import { LANGUAGE_PACKS, type LanguagePack } from "./languagePacks.js"
 import { cachedOffsetMinutes, localIso } from "./localIso.js"
 import { legPrice } from "./legPrice.js"
 import { Random } from "./Random.js"
+import { TripNetwork } from "./TripNetwork.js"
 
 export interface GenerateFeedOptions {
   /** Number of trips (lines) to generate. */
@@ -21,6 +22,9 @@ const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
 const WINDOW_MS = 30 * DAY_MS
 const TEN_MINUTES_MS = 10 * MINUTE_MS
+/** How far ahead most rides are offered: NEAR_SHARE of them within NEAR_DAYS days. */
+const NEAR_DAYS = 14
+const NEAR_SHARE = 0.7
 const MEDIA = "https://media.tripsearch.example"
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 const COMFORTS: ReadonlyArray<Comfort> = ["Basic", "Normal", "Comfortable", "Luxury"]
@@ -34,6 +38,8 @@ const SCHEDULES = ["NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAK
 const SHORT_SERVICE_MAX_KM = 59
 const ALPHANUMERIC = ID_ALPHABET.slice(0, 62)
 const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
+/** Share of the domestic trips drawn by the gravity model between agglomerations; the rest are regional. */
+const NETWORK_SHARE = 0.85
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type Waypoint = Mutable<FeedTripInput["waypoints"][number]>
@@ -41,8 +47,11 @@ type Leg = FeedTripInput["legs"][number]
 type Driver = FeedTripInput["driver"]
 type Car = FeedTripInput["car"]
 
-/** The kind of route a trip takes; decides how its destination is drawn. */
-type RouteKind = "domestic" | "crossBorder" | "short"
+/**
+ * The kind of route a trip takes; decides how its ends are drawn. `network`: between two
+ * agglomerations by gravity; `regional`: from any town to a town 20..300 km away.
+ */
+type RouteKind = "network" | "regional" | "crossBorder" | "short"
 
 interface Profiles {
   readonly list: ReadonlyArray<CountryProfile>
@@ -60,27 +69,37 @@ const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
 
 /**
  * The trip feed (SEMANTICS §1), one trip at a time and deterministic in `seed`: trips in every
- * locale country and some across borders, between real towns drawn by population and distance,
- * with stop-overs near the route, local departure times over the next 30 days, prices per km in
+ * locale country and some across borders, between real towns: most between agglomerations by
+ * the gravity model of `TripNetwork`, the others regional, with stop-overs near the route, local
+ * departure times over the next 30 days (most in the first two weeks), prices per km in
  * the country's currency, and every optional field and enumeration value represented.
  * Memory stays bounded whatever `trips` is: the city tables are built once and shared.
  */
 export function* generateFeed(options: GenerateFeedOptions): Generator<FeedTripInput, void, undefined> {
   const world = FeedWorld.shared()
+  const network = TripNetwork.shared(world)
   const rng = new Random(`feed|${options.seed}`)
   const idBase = rng.int(1_000_000_000, 1_900_000_000)
-  for (let i = 0; i < options.trips; i++) yield generateTrip(world, rng, options, idBase + i)
+  for (let i = 0; i < options.trips; i++) yield generateTrip(world, network, rng, options, idBase + i)
 }
 
-const generateTrip = (world: FeedWorld, rng: Random, options: GenerateFeedOptions, serial: number): FeedTripInput => {
+const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, options: GenerateFeedOptions, serial: number): FeedTripInput => {
   const profile = profiles.list[rng.cumulative(profiles.cumulative)]!
   const country = profile.country
   const kind: RouteKind =
-    country === "FR" && rng.chance(0.12) ? "short" : profile.crossBorder && rng.chance(0.1) ? "crossBorder" : "domestic"
-  const route = drawRoute(world, rng, country, kind)
+    country === "FR" && rng.chance(0.12)
+      ? "short"
+      : profile.crossBorder && rng.chance(0.1)
+        ? "crossBorder"
+        : rng.chance(NETWORK_SHARE) && network.has(country)
+          ? "network"
+          : "regional"
+  const route = drawRoute(world, network, rng, country, kind)
   const stops = route.stops
   const currency = profile.currency
-  const language = LANGUAGE_PACKS[rng.pick(profile.languages)]
+  // The driver's language, not the trip's: a Belgian driver keeps one name across their trips.
+  const driverIndex = rng.int(0, driverPoolSize(profile) - 1)
+  const language = LANGUAGE_PACKS[profile.languages[driverIndex % profile.languages.length]!]
 
   // Legs: road distance about 1.2 x great circle, speeds by leg length, prices by km.
   const eurPerKm = rng.between(0.05, 0.09)
@@ -114,7 +133,7 @@ const generateTrip = (world: FeedWorld, rng: Random, options: GenerateFeedOption
   const departureMs = drawDeparture(rng, options.nowMs, zone)
   const seats = rng.weighted(SEAT_WEIGHTS)
   const seatsLeft = rng.chance(0.08) ? 0 : rng.int(1, seats)
-  const { driver, car } = driverOf(options.seed, country, rng.int(0, driverPoolSize(profile) - 1), language)
+  const { driver, car } = driverOf(options.seed, country, driverIndex, language)
   const comfortable = car.comfort_nb_star >= 3
   const status = rng.chance(0.02) ? "cancelled" : "active"
 
@@ -156,7 +175,11 @@ interface Route {
   readonly stops: ReadonlyArray<number>
 }
 
-const drawRoute = (world: FeedWorld, rng: Random, country: string, kind: RouteKind): Route => {
+const drawRoute = (world: FeedWorld, network: TripNetwork, rng: Random, country: string, kind: RouteKind): Route => {
+  if (kind === "network") {
+    const [origin, destination] = network.drawTrip(country, rng)
+    return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
+  }
   const origin = world.cityOf(country, rng)
   const sameCountry = (i: number) => world.country[i] === country && i !== origin
   if (kind === "short") {
@@ -168,7 +191,7 @@ const drawRoute = (world: FeedWorld, rng: Random, country: string, kind: RouteKi
         return { kind, stops: withStopOvers(world, rng, origin, destination, rng.chance(0.8) ? 0 : 1, true, SHORT_SERVICE_MAX_KM) }
       }
     }
-    kind = "domestic"
+    kind = "regional"
   }
   if (kind === "crossBorder") {
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -177,12 +200,12 @@ const drawRoute = (world: FeedWorld, rng: Random, country: string, kind: RouteKi
       const destination = world.near(lat, lon, Math.max(15, distance * 0.1), 0.75, rng, (i) => world.country[i] !== country)
       if (destination >= 0) return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), false) }
     }
-    kind = "domestic"
+    kind = "regional"
   }
   let destination = -1
   for (let attempt = 0; attempt < 12 && destination < 0; attempt++) {
-    // Log-uniform 25..600 km, with a tail of long trips.
-    const distance = rng.chance(0.95) ? 25 * Math.exp(rng.next() * Math.log(600 / 25)) : rng.between(600, 900)
+    // Log-uniform 20..300 km: the long axes are the network's.
+    const distance = 20 * Math.exp(rng.next() * Math.log(300 / 20))
     const [lat, lon] = destinationPoint(world.lat[origin]!, world.lon[origin]!, rng.next() * 2 * Math.PI, distance)
     destination = world.near(lat, lon, Math.max(10, Math.min(50, distance * 0.1)), 0.75, rng, sameCountry)
   }
@@ -237,13 +260,18 @@ const withStopOvers = (
   return stops
 }
 
-/** A departure in [now, now + 30 days] on a 10-minute mark, mostly in local daytime. */
+/**
+ * A departure in [now, now + 30 days] on a 10-minute mark, mostly in local daytime. Drivers offer
+ * a ride days ahead, rarely weeks: NEAR_SHARE of the trips leave within NEAR_DAYS, the others on
+ * any day of the 30, so the next two weeks hold about four fifths of the trips, evenly.
+ */
 const drawDeparture = (rng: Random, nowMs: number, zone: string): number => {
   const first = Math.ceil(nowMs / TEN_MINUTES_MS) * TEN_MINUTES_MS
   const slots = Math.floor((nowMs + WINDOW_MS - first) / TEN_MINUTES_MS)
+  const nearSlots = Math.min(slots, Math.floor((NEAR_DAYS * DAY_MS) / TEN_MINUTES_MS))
   let ms = first
   for (let attempt = 0; attempt < 3; attempt++) {
-    ms = first + rng.int(0, slots) * TEN_MINUTES_MS
+    ms = first + rng.int(0, rng.chance(NEAR_SHARE) ? nearSlots : slots) * TEN_MINUTES_MS
     const hour = new Date(ms + cachedOffsetMinutes(zone, ms) * MINUTE_MS).getUTCHours()
     if (hour >= 5 && hour < 23) break
     if (!rng.chance(0.85)) break

@@ -114,6 +114,14 @@ describe("generateFeed over 5,000 trips", () => {
     }
   })
 
+  it("puts most departures in the first two weeks, and some in each of the last ones", () => {
+    const lead = (t: FeedTripInput) => (Date.parse(t.departure_time) - NOW) / DAY
+    // 70% within 14 days, the other 30% uniform over 30: 0.7 + 0.3 * 14 / 30 = 84% in all.
+    expect(share((t) => lead(t) < 14)).toBeGreaterThan(0.8)
+    expect(share((t) => lead(t) < 14)).toBeLessThan(0.88)
+    expect(share((t) => lead(t) >= 22)).toBeGreaterThan(0.05)
+  })
+
   it("covers every booking mode and type, drivers with and without pictures, all comforts", () => {
     expect(new Set(trips.map((t) => t.booking_mode))).toEqual(new Set(["auto", "manual"]))
     expect(new Set(trips.map((t) => t.booking_type))).toEqual(new Set(["online", "onboard", "no_booking"]))
