@@ -31,6 +31,8 @@ export interface ApiConfig {
   readonly matcherThreads: number
   /** `MATCHER_MAX_QUEUE`, default 256: searches that may wait for a worker before 503 `service.overloaded`. */
   readonly matcherMaxQueue: number
+  /** `CORS_ORIGINS`: `*` (the default, any page) or the comma-separated origins whose pages may read answers. */
+  readonly corsOrigins: "*" | ReadonlyArray<string>
 }
 
 /** A configuration that cannot be used: the message lists every problem. */
@@ -97,6 +99,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const seedTrips = integer("SEED_TRIPS", 50_000, 1, 5_000_000) ?? 50_000
   const matcherThreads = integer("MATCHER_THREADS", 2, 0, 64) ?? 2
   const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
+  const corsOrigins = origins(trimmed(env, "CORS_ORIGINS"), problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -110,6 +113,30 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     productionDailyLimit,
     seedTrips,
     matcherThreads,
-    matcherMaxQueue
+    matcherMaxQueue,
+    corsOrigins
   }
+}
+
+/**
+ * `CORS_ORIGINS`: unset or `*` for any origin, else a comma-separated list of origins
+ * (`scheme://host[:port]`), each written as browsers send it in `Origin` (lower-case host, no
+ * default port, no path), since a listed origin is compared to that header byte for byte.
+ */
+const origins = (raw: string | undefined, problems: Array<string>): "*" | ReadonlyArray<string> => {
+  if (raw === undefined || raw === "*") return "*"
+  const list: Array<string> = []
+  for (const part of raw.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    let url: URL | undefined
+    try {
+      url = new URL(part)
+    } catch {
+      url = undefined
+    }
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== part.replace(/\/$/, "").toLowerCase()) {
+      problems.push(`CORS_ORIGINS must be * or comma-separated origins such as https://app.example.com (no path), got "${part}"`)
+    } else list.push(url.origin)
+  }
+  if (list.length === 0 && !raw.split(",").some((s) => s.trim() !== "")) problems.push(`CORS_ORIGINS lists no origin, got "${raw}"`)
+  return list.length === 0 ? "*" : list
 }
