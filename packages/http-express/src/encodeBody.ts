@@ -34,23 +34,21 @@ export const COMPRESSION_MIN_BYTES = 1024
 const BROTLI_QUALITY = 4
 const GZIP_LEVEL = 6
 
-/** The bytes of a body in a coding: `identity` (and a body under the threshold) passes through. */
-export const compressBody = (bytes: Uint8Array, coding: ContentCoding): { readonly bytes: Uint8Array; readonly coding: ContentCoding } => {
-  if (coding === "identity" || bytes.byteLength < COMPRESSION_MIN_BYTES) return { bytes, coding: "identity" }
-  if (coding === "br") {
-    return {
-      bytes: brotliCompressSync(bytes, {
+/** A body compressed in a coding at the service's levels, whatever its size. */
+export const compress = (bytes: Uint8Array, coding: "br" | "gzip"): Uint8Array =>
+  coding === "br"
+    ? brotliCompressSync(bytes, {
         params: {
           [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
           [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
           [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength
         }
-      }),
-      coding
-    }
-  }
-  return { bytes: gzipSync(bytes, { level: GZIP_LEVEL }), coding }
-}
+      })
+    : gzipSync(bytes, { level: GZIP_LEVEL })
+
+/** The bytes of a body in a coding: `identity` (and a body under the threshold) passes through. */
+export const compressBody = (bytes: Uint8Array, coding: ContentCoding): { readonly bytes: Uint8Array; readonly coding: ContentCoding } =>
+  coding === "identity" || bytes.byteLength < COMPRESSION_MIN_BYTES ? { bytes, coding: "identity" } : { bytes: compress(bytes, coding), coding }
 
 /** A body already in its final bytes (encoded, maybe compressed): written as is. */
 export class EncodedBody {
