@@ -22,14 +22,14 @@ export const IDENTITY: Representation = { format: "json", coding: "identity" }
 
 /**
  * Bodies below this many bytes go out uncompressed. Measured (docs/PERFORMANCE.md, Compression):
- * under ~1 KB, a JSON or XML answer and its ~700 bytes of headers fit in one 1,460-byte TCP
- * segment either way, gzip and brotli save a few hundred bytes at most, and the codec's fixed
- * cost (a few µs to set up its state) buys nothing.
+ * the small answers (Error objects, `fields=pager`) are ~120 bytes, which gzip and brotli shrink
+ * by 13-27 bytes for a fixed 0.1-0.2 ms of codec set-up, and which fit in one TCP segment with
+ * the ~670 bytes of headers either way; from 1 KiB on, compression saves ~70% and more.
  */
 export const COMPRESSION_MIN_BYTES = 1024
 
-// Fast levels on purpose: a search's answer is 5-60 KB of repetitive JSON that brotli 4 and gzip 6
-// already shrink 8-15x; higher levels save a few percent more for several times the CPU, and CPU
+// Fast levels on purpose: a search's answer is 2-30 KB of repetitive JSON that brotli 4 and gzip 6
+// already shrink 4-7x; higher levels save a few percent more for several times the CPU, and CPU
 // is what limits this service's throughput (2 cores serve matching, rendering and HTTP).
 const BROTLI_QUALITY = 4
 const GZIP_LEVEL = 6
