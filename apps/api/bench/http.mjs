@@ -1,16 +1,12 @@
-// HTTP benchmark: the real server (apps/api, worker pool, SQLite store) against a bare Express
-// route returning a constant body of the same mean size, both loaded by the same load generator
+// HTTP benchmark: the real server (apps/api, worker pool, SQLite store) answering JSON searches
+// without compression and with `Accept-Encoding: gzip, br`, against a bare Express route returning
+// a constant body of the uncompressed mean size, all loaded by the same load generator
 // (bench/load.mjs, its own process) at the same concurrency, in alternating rounds of one run.
-//
-//   node apps/api/bench/http.mjs [--db PATH] [--seconds S] [--concurrency C] [--rounds R] [--threads T] [--in-process yes|no]
-//
-// It also prints the CPU per request of both servers and of the load generator, the CPU per
-// request the 0.5 target leaves on this machine, and (unless --in-process no) the search
-// use-case's own cost in this thread without HTTP. The store defaults to the geo-pool
-// benchmark's cached 1,000,000-trip store: run `npm run bench` (the matching benchmark, which
-// builds it) or packages/geo-pool/bench/bench.mjs first.
+// `--help` lists the options. It also prints the CPU per request of the servers and of the load
+// generator, and (unless --in-process no) the search use-case's own cost in this thread without
+// HTTP, with what compressing its body costs and saves by body size.
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -19,24 +15,84 @@ import { Context, Effect } from "effect"
 import { PlaceResolver, searchTrips, TripIndex, TripMatcher, TripStore } from "@tripsearch/core"
 import { GENERATOR_VERSION } from "@tripsearch/dataset"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { COMPRESSION_MIN_BYTES, compress, errorBody } from "@tripsearch/http-express"
 import { createKey, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { ensureDataset } from "../dist/ensureDataset.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
-const { values } = parseArgs({
-  options: {
-    db: { type: "string", default: join(root, `.bench/geo-pool-1000000-1-g${GENERATOR_VERSION}.db`) },
-    seconds: { type: "string", default: "10" },
-    concurrency: { type: "string", default: "32" },
-    rounds: { type: "string", default: "2" },
-    threads: { type: "string", default: "2" },
-    queries: { type: "string", default: "2000" },
-    "in-process": { type: "string", default: "yes" }
-  }
-})
-if (!existsSync(values.db)) {
-  console.error(`no store at ${values.db}: run packages/geo-pool/bench/bench.mjs first (it builds and caches it), or pass --db`)
+
+const USAGE = `Usage: npm run bench:http -- [options]
+       node apps/api/bench/http.mjs [options]     (after npm run build)
+
+Loads the real server with JSON searches drawn from its store, without compression and with
+Accept-Encoding: gzip, br, in alternating rounds, and a bare Express route with a body of the same
+size; prints throughput, latency (p50, p99), bytes on the wire and CPU per request of each.
+
+Options:
+  --trips N            size of the generated store .bench/http-N-gV.db (V: the generator version), made on the first run (default 20000)
+  --db PATH            load this existing store instead (e.g. .bench/geo-pool-1000000-1-gV.db of npm run bench)
+  --seconds S          length of one load round (default 10)
+  --rounds R           rounds of each side, best one reported (default 2)
+  --concurrency C      requests in flight (default 32)
+  --threads T          worker threads of the server's search pool (default 2)
+  --queries Q          distinct searches drawn from the store (default 2000)
+  --in-process yes|no  also time the search use-case without HTTP, and compression by body size (default yes)
+  -h, --help           print this help and exit`
+
+let values
+try {
+  ;({ values } = parseArgs({
+    options: {
+      help: { type: "boolean", short: "h", default: false },
+      db: { type: "string" },
+      trips: { type: "string", default: "20000" },
+      seconds: { type: "string", default: "10" },
+      concurrency: { type: "string", default: "32" },
+      rounds: { type: "string", default: "2" },
+      threads: { type: "string", default: "2" },
+      queries: { type: "string", default: "2000" },
+      "in-process": { type: "string", default: "yes" }
+    }
+  }))
+} catch (e) {
+  console.error(`bench:http: ${e.message.split("\n")[0]} (--help lists the options)`)
   process.exit(2)
+}
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+for (const name of ["trips", "seconds", "concurrency", "rounds", "threads", "queries"]) {
+  if (!/^[1-9]\d*$/.test(values[name]) || (name === "threads" && Number(values[name]) > 64)) {
+    console.error(`bench:http: --${name} must be a positive integer, got "${values[name]}" (--help lists the options)`)
+    process.exit(2)
+  }
+}
+if (values["in-process"] !== "yes" && values["in-process"] !== "no") {
+  console.error(`bench:http: --in-process must be yes or no, got "${values["in-process"]}" (--help lists the options)`)
+  process.exit(2)
+}
+
+/** Departures of a generated store start at a fixed date, so that a cached store stays valid. */
+const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
+if (values.db !== undefined) {
+  values.db = resolve(values.db)
+  if (!existsSync(values.db)) {
+    console.error(`bench:http: no store at ${values.db} (leave --db out to generate one under .bench/)`)
+    process.exit(2)
+  }
+  console.log(`store: ${values.db} (--db)`)
+} else {
+  values.db = join(root, ".bench", `http-${values.trips}-g${GENERATOR_VERSION}.db`)
+  if (existsSync(values.db)) console.log(`store: ${values.db} (made by an earlier run; delete it to regenerate)`)
+  else {
+    console.log(`store: ${values.db} is missing: generating and importing ${values.trips} trips (once; later runs reuse it)`)
+    mkdirSync(dirname(values.db), { recursive: true })
+    const t0 = performance.now()
+    await ensureDataset({ dbPath: values.db, demoKeyPath: join(dirname(values.db), `http-${values.trips}-g${GENERATOR_VERSION}-demo-key.json`), trips: Number(values.trips), nowMs: GEN_NOW })
+    console.log(`  done in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  }
 }
 
 // Realistic JSON searches from the store itself: trips' own waypoints (whole trips and sub-trips,
@@ -108,10 +164,13 @@ const startChild = (args, env, ready) =>
     child.on("exit", (code) => found || reject(new Error(`${args[0]} exited with ${code} before it was ready`)))
   })
 
-const load = (base, withKey, seconds) =>
+const COMPRESSED = "gzip, br"
+
+const load = (base, withKey, seconds, acceptEncoding) =>
   new Promise((resolvePromise, reject) => {
     const args = [join(here, "load.mjs"), "--base", base, "--paths", pathsFile, "--concurrency", values.concurrency, "--seconds", String(seconds)]
     if (withKey) args.push("--key", key)
+    if (acceptEncoding !== undefined) args.push("--accept-encoding", acceptEncoding)
     const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
     let out = ""
     child.stdout.on("data", (c) => (out += c))
@@ -133,7 +192,8 @@ const server = await startChild(
 const apiBase = server.match[1]
 console.log(`server start on the store (spawn -> listening): ${(server.ms / 1000).toFixed(1)} s   [target <= 15 s]`)
 
-// Warm-up, and the mean body size the baseline must match.
+// Warm-up, and the mean (uncompressed) body size the baseline must match.
+await load(apiBase, true, 2, COMPRESSED)
 const warm = await load(apiBase, true, 3)
 const bad = Object.entries(warm.statuses).filter(([s]) => s !== "200")
 if (bad.length > 0) console.log(`  note: statuses in warm-up ${JSON.stringify(warm.statuses)}`)
@@ -164,29 +224,39 @@ const threadCpuMs = (pid) => {
 }
 
 const ours = []
+const oursCompressed = []
 const baseline = []
 /** One load round, with the server's CPU per request (all its threads, and its main thread). */
-const measured = async (pid, base, withKey) => {
+const measured = async (pid, base, withKey, acceptEncoding) => {
   const before = threadCpuMs(pid)
-  const run = await load(base, withKey, Number(values.seconds))
+  const run = await load(base, withKey, Number(values.seconds), acceptEncoding)
   const after = threadCpuMs(pid)
   if (before !== undefined && after !== undefined) {
     run.cpuPerRequest = { main: (after.main - before.main) / run.requests, others: (after.others - before.others) / run.requests }
   }
   return run
 }
+// The three sides alternate, so that a change in the machine's load hits each alike.
 for (let r = 0; r < Number(values.rounds); r++) {
   ours.push(await measured(server.child.pid, apiBase, true))
+  oursCompressed.push(await measured(server.child.pid, apiBase, true, COMPRESSED))
   baseline.push(await measured(bare.child.pid, bareBase, false))
 }
 const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a))
 const o = best(ours)
+const c = best(oursCompressed)
 const b = best(baseline)
-const fmt = (x) => `${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms, ${Math.round(x.meanBytes)} B`
-console.log(`tripsearch search (JSON):   ${fmt(o)}   statuses ${JSON.stringify(o.statuses)}`)
-console.log(`bare Express, same size:    ${fmt(b)}`)
-console.log(`ratio ours / bare: ${(o.rps / b.rps).toFixed(2)}   [target >= 0.50]   (rounds: ours ${ours.map((x) => x.rps.toFixed(0)).join(", ")}; bare ${baseline.map((x) => x.rps.toFixed(0)).join(", ")})`)
 const ms2 = (x) => x.toFixed(2)
+const fmt = (x) => {
+  const cpu = x.cpuPerRequest === undefined ? "" : `, CPU ${ms2(x.cpuPerRequest.main + x.cpuPerRequest.others)} ms/req (main thread ${ms2(x.cpuPerRequest.main)})`
+  return `${x.rps.toFixed(0)} req/s, p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms, ${Math.round(x.meanBytes)} B on the wire${cpu}`
+}
+const rounds = (runs) => runs.map((x) => x.rps.toFixed(0)).join(", ")
+console.log(`tripsearch search, no compression:       ${fmt(o)}   statuses ${JSON.stringify(o.statuses)}`)
+console.log(`tripsearch search, Accept-Encoding ${COMPRESSED}: ${fmt(c)}   codings ${JSON.stringify(c.codings)}`)
+console.log(`bare Express, same size uncompressed:    ${fmt(b)}`)
+console.log(`compressed / uncompressed: ${(c.rps / o.rps).toFixed(2)}x the throughput, ${(c.meanBytes / o.meanBytes).toFixed(3)}x the bytes`)
+console.log(`ratio ours / bare: ${(o.rps / b.rps).toFixed(2)}   [target >= 0.50]   (rounds: ours ${rounds(ours)}; compressed ${rounds(oursCompressed)}; bare ${rounds(baseline)})`)
 if (o.cpuPerRequest !== undefined && b.cpuPerRequest !== undefined) {
   const oursCpu = o.cpuPerRequest.main + o.cpuPerRequest.others
   const bareCpu = b.cpuPerRequest.main + b.cpuPerRequest.others
@@ -249,5 +319,40 @@ if (values["in-process"] === "yes") {
     `search use-case in one thread, no HTTP (best of 2 passes over the ${requests.length} queries): ${ms2(best.total)} ms per search ` +
       `(matching ${ms2(best.match)}, reading the shown trips ${ms2(best.read)}, JSON encoding ${ms2(best.encode)}, decoding, places and rendering ${ms2(best.total - best.match - best.read - best.encode)})`
   )
+
+  // What compression costs and saves by body size, at the service's levels (brotli 4, gzip 6): the
+  // searches above, the same with limit=1 and with fields=pager (small bodies), and Error objects.
+  const bodies = []
+  for (const [i, r] of requests.entries()) {
+    bodies.push(JSON.stringify(Effect.runSync(Effect.provide(searchTrips(r.params, r.context), services))))
+    if (i % 4 === 0) {
+      for (const extra of [{ limit: "1" }, { fields: "pager" }]) {
+        const exit = Effect.runSyncExit(Effect.provide(searchTrips({ ...r.params, ...extra }, r.context), services))
+        if (exit._tag === "Success") bodies.push(JSON.stringify(exit.value))
+      }
+      bodies.push(JSON.stringify(errorBody({ status: 404, token: "place.not_found", message: `fn: no place named "${r.params.fn ?? "x"}"` }, "https://www.tripsearch.example/developers/errors#place.not_found")))
+    }
+  }
+  const bins = [[0, 512], [512, 1024], [1024, 2048], [2048, 8192], [8192, 32768], [32768, Infinity]].map(([lo, hi]) => ({ lo, hi, n: 0, raw: 0, gz: 0, br: 0, gzMs: 0, brMs: 0 }))
+  for (const text of bodies) {
+    const bytes = Buffer.from(text)
+    const bin = bins.find((x) => bytes.length >= x.lo && bytes.length < x.hi)
+    bin.n++
+    bin.raw += bytes.length
+    let t = performance.now()
+    bin.gz += compress(bytes, "gzip").length
+    bin.gzMs += performance.now() - t
+    t = performance.now()
+    bin.br += compress(bytes, "br").length
+    bin.brMs += performance.now() - t
+  }
+  console.log(`compression by body size (${bodies.length} JSON bodies; threshold ${COMPRESSION_MIN_BYTES} B): mean bytes raw -> gzip / brotli, and µs per body`)
+  for (const x of bins.filter((x) => x.n > 0)) {
+    const mean = (v) => Math.round(v / x.n)
+    console.log(
+      `  ${String(x.lo).padStart(5)}-${x.hi === Infinity ? "   " : String(x.hi).padEnd(5)} B: ${String(x.n).padStart(5)} bodies, ${mean(x.raw)} -> ${mean(x.gz)} / ${mean(x.br)} B ` +
+        `(saves ${mean(x.raw - x.gz)} / ${mean(x.raw - x.br)} B), ${((x.gzMs / x.n) * 1000).toFixed(0)} / ${((x.brMs / x.n) * 1000).toFixed(0)} µs`
+    )
+  }
   rdb.close()
 }

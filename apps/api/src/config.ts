@@ -36,6 +36,8 @@ export interface ApiConfig {
   readonly matcherMaxQueue: number
   /** `METRICS`, default `on`: Prometheus metrics at `GET /metrics`; `off` answers that path 404. */
   readonly metrics: boolean
+  /** `CORS_ORIGINS`: `*` (the default, any page) or the comma-separated origins whose pages may read answers. */
+  readonly corsOrigins: "*" | ReadonlyArray<string>
 }
 
 /** A configuration that cannot be used: the message lists every problem. */
@@ -104,6 +106,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
   const metricsRaw = trimmed(env, "METRICS")?.toLowerCase() ?? "on"
   if (metricsRaw !== "on" && metricsRaw !== "off") problems.push(`METRICS must be on or off, got "${env.METRICS?.trim()}"`)
+  const corsOrigins = origins(trimmed(env, "CORS_ORIGINS"), problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -118,6 +121,30 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     seedTrips,
     matcherThreads,
     matcherMaxQueue,
-    metrics: metricsRaw !== "off"
+    metrics: metricsRaw !== "off",
+    corsOrigins
   }
+}
+
+/**
+ * `CORS_ORIGINS`: unset or `*` for any origin, else a comma-separated list of origins
+ * (`scheme://host[:port]`), each written as browsers send it in `Origin` (lower-case host, no
+ * default port, no path), since a listed origin is compared to that header byte for byte.
+ */
+const origins = (raw: string | undefined, problems: Array<string>): "*" | ReadonlyArray<string> => {
+  if (raw === undefined || raw === "*") return "*"
+  const list: Array<string> = []
+  for (const part of raw.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    let url: URL | undefined
+    try {
+      url = new URL(part)
+    } catch {
+      url = undefined
+    }
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== part.replace(/\/$/, "").toLowerCase()) {
+      problems.push(`CORS_ORIGINS must be * or comma-separated origins such as https://app.example.com (no path), got "${part}"`)
+    } else list.push(url.origin)
+  }
+  if (list.length === 0 && !raw.split(",").some((s) => s.trim() !== "")) problems.push(`CORS_ORIGINS lists no origin, got "${raw}"`)
+  return list.length === 0 ? "*" : list
 }

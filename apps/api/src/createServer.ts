@@ -6,7 +6,18 @@ import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore, TripStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { ApiMetrics, type AppServices, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
+import {
+  ApiMetrics,
+  type AppServices,
+  corsHeaders,
+  createApp,
+  errorBody,
+  fdLines,
+  jsonLineLogger,
+  type RequestLogger,
+  supportLinkOf,
+  varyHeader
+} from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -67,8 +78,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "metrics"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics">>
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins">>
   readonly logger?: RequestLogger
 }
 
@@ -79,6 +90,7 @@ export interface CreateServerOptions {
 export const createServer = async ({ config, logger }: CreateServerOptions): Promise<ApiServer> => {
   // The app's own default, so that parser-level errors link to the same help pages.
   const supportLink = supportLinkOf({ websiteBaseUrl: config.websiteBaseUrl })
+  const corsOrigins = config.corsOrigins ?? "*"
   const runtime = ManagedRuntime.make(apiLayer(config))
   await runtime.runtime()
 
@@ -117,7 +129,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
       queryLog,
-      logger: logger ?? jsonLineLogger(requestLines, process.stderr)
+      logger: logger ?? jsonLineLogger(requestLines, process.stderr),
+      corsOrigins
     }
   })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
@@ -136,10 +149,18 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
           : { status: 400, token: "request.malformed", message: "The request line or its headers are not valid HTTP" }
     const body = JSON.stringify(errorBody(reply, supportLink(reply.token)))
     // A response to HEAD carries the headers of the body, never the body.
-    const head = error.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD "
+    const packet = error.rawPacket?.toString("latin1") ?? ""
+    const head = packet.startsWith("HEAD ")
+    // The request was not parsed, but its Origin header is often readable: a page still gets to
+    // read why its request failed.
+    const origin = /\r\norigin:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(packet)?.[1]
+    const cors = Object.entries(corsHeaders(origin, corsOrigins))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")
     socket.end(
       `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${head ? "" : body}`
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nVary: ${varyHeader(corsOrigins)}\r\n${cors}` +
+        `Connection: close\r\n\r\n${head ? "" : body}`
     )
   })
   server.keepAliveTimeout = 5_000

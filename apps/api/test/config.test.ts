@@ -17,7 +17,8 @@ describe("loadConfig", () => {
       seedTrips: 50_000,
       matcherThreads: 2,
       matcherMaxQueue: 256,
-      metrics: true
+      metrics: true,
+      corsOrigins: "*"
     })
     expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
   })
@@ -51,6 +52,17 @@ describe("loadConfig", () => {
       metrics: false
     })
     expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
+  })
+
+  it("reads CORS_ORIGINS: * or a comma-separated list of origins, as browsers write them", () => {
+    expect(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins).toBe("*")
+    expect(loadConfig({ CORS_ORIGINS: " https://app.example.com, http://LOCALHOST:8080/ ,," }).corsOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:8080"
+    ])
+    for (const bad of ["https://app.example.com/path", "app.example.com", "ftp://x.example", "https://x.example:443", ",", "https://a.example, *"]) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/)
+    }
   })
 
   it("turns the query log off with an empty value or off", () => {

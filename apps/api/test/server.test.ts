@@ -159,7 +159,7 @@ describe("the API server end to end, over a small generated store", () => {
     expect(trip!.links._threads.startsWith(`${API_BASE}/api/v2/trips/${target.id}/threads`)).toBe(true)
   })
 
-  it("answers a search in XML too, from the JSON the pool's worker rendered", async () => {
+  it("answers a search in XML too, rendered in the pool's worker", async () => {
     const json = (await (await get(`/api/v2/trips?${searchQuery}&key=${demoKey.key}`)).json()) as Json
     const response = await get(`/api/v2/trips?${searchQuery}&_format=xml&key=${demoKey.key}`)
     expect(response.status).toBe(200)

@@ -104,7 +104,9 @@ export const coreTarget = (options: CoreTargetOptions): Target => {
       const started = performance.now()
       // The request as the HTTP target sends it: the same bytes on the wire, the same `Accept`.
       const reply = await answerApiRequest(rt, { method: "GET", url: wireTarget(query), headers: CLIENT_HEADERS }, answerOptions)
-      return { status: reply.status, format: formatOf(reply.headers["Content-Type"]), body: reply.body, latencyMs: performance.now() - started }
+      // No Accept-Encoding is passed, so the body is never compressed: bytes are UTF-8 text.
+      const body = typeof reply.body === "string" ? reply.body : Buffer.from(reply.body).toString("utf8")
+      return { status: reply.status, format: formatOf(reply.headers["Content-Type"]), body, latencyMs: performance.now() - started }
     },
     close: async () => {
       const rt = runtime

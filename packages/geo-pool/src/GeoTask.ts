@@ -1,4 +1,5 @@
 import type { MatchRequest, MatchResult, RawParams, RequestContext, SearchErrorSchema } from "@tripsearch/core"
+import type { ContentCoding, Representation } from "@tripsearch/http-express/encodeBody"
 
 /**
  * The tasks the worker entry (`worker.ts`) switches on. Everything is plain structured-clone data:
@@ -9,10 +10,11 @@ export type GeoTask =
   | { readonly _tag: "Match"; readonly request: MatchRequest }
   /**
    * A whole `GET /api/v2/trips` (core's `searchTrips`) in the worker: decoding, place names, matching
-   * on its index, reading the shown trips from its connection, rendering, JSON encoding. Only with
-   * `search` in the worker data. Answers a `SearchOutcome`.
+   * on its index, reading the shown trips from its connection, rendering, encoding as JSON or XML
+   * and compressing, as `representation` asks (default JSON, uncompressed). Only with `search` in
+   * the worker data. Answers a `SearchOutcome`.
    */
-  | { readonly _tag: "Search"; readonly params: RawParams; readonly context: RequestContext }
+  | { readonly _tag: "Search"; readonly params: RawParams; readonly context: RequestContext; readonly representation?: Representation }
   /** The worker's index state. Answers `WorkerStats`. */
   | { readonly _tag: "Stats" }
   /** Pulls the store's committed changes now instead of at the next tick. Answers `WorkerStats`. */
@@ -38,9 +40,13 @@ export interface WorkerStats {
   readonly lastRefreshAt: number
 }
 
-/** A search's answer: the response as JSON text, or its expected failure encoded by `SearchErrorSchema`. */
+/**
+ * A search's answer: the response's finished bytes (JSON or XML, compressed in `coding`, which is
+ * `identity` when the body was too small to gain from it), or its expected failure encoded by
+ * `SearchErrorSchema`.
+ */
 export type SearchOutcome =
-  | { readonly _tag: "Found"; readonly json: string }
+  | { readonly _tag: "Found"; readonly bytes: Uint8Array; readonly coding: ContentCoding }
   | { readonly _tag: "Refused"; readonly error: typeof SearchErrorSchema.Encoded }
 
 /** The answer type of each task. */

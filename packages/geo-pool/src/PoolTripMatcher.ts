@@ -1,5 +1,4 @@
 import {
-  EncodedJson,
   type MatchResult,
   type RawParams,
   type RequestContext,
@@ -8,6 +7,7 @@ import {
   ServiceOverloaded,
   TripMatcher
 } from "@tripsearch/core"
+import { EncodedBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
 import { Context, Effect, Layer, Schema } from "effect"
 import { GeoPool, QueueFull, type GeoPoolOptions } from "./GeoPool.js"
 
@@ -51,15 +51,21 @@ const poolFailure = (e: unknown): Effect.Effect<never, ServiceOverloaded> =>
 
 /**
  * Core's `searchTrips` run whole in a worker of a pool started with `search`: the calling thread
- * only sends the parameters and gets back the response as JSON text (`EncodedJson`) or the
- * search's own failure, decoded back to its class. Queue and crash behave as in `matchOn`.
+ * only sends the parameters and the representation asked (format, content coding), and gets back
+ * the response's finished bytes (`EncodedBody`) or the search's own failure, decoded back to its
+ * class. Queue and crash behave as in `matchOn`.
  */
 export const searchOn =
   (pool: GeoPool) =>
-  (params: RawParams, context: RequestContext): Effect.Effect<EncodedJson, SearchError> =>
-    Effect.async<EncodedJson, SearchError>((resume) => {
-      pool.run({ _tag: "Search", params, context }).then(
-        (outcome) => resume(outcome._tag === "Found" ? Effect.succeed(new EncodedJson(outcome.json)) : Effect.fail(decodeSearchError(outcome.error))),
+  (params: RawParams, context: RequestContext, representation: Representation = IDENTITY): Effect.Effect<EncodedBody, SearchError> =>
+    Effect.async<EncodedBody, SearchError>((resume) => {
+      pool.run({ _tag: "Search", params, context, representation }).then(
+        (outcome) =>
+          resume(
+            outcome._tag === "Found"
+              ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
+              : Effect.fail(decodeSearchError(outcome.error))
+          ),
         (e: unknown) => resume(poolFailure(e))
       )
     })

@@ -4,7 +4,8 @@
  * `GeoWorkerReady` to the parent. A timer then pulls `changesSince` every `refreshMs` (between
  * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s;
  * each refresh posts `GeoWorkerRefreshed` with the index's size and applied sequence.
- * With `search`, it also runs whole searches (`Search` tasks), and loads the gazetteer once ready.
+ * With `search`, it also runs whole searches (`Search` tasks) down to the finished, compressed bytes
+ * of the answer, and loads the gazetteer once ready.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
@@ -19,6 +20,7 @@ import {
   TripStore
 } from "@tripsearch/core"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { encodeBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { parentPort, threadId, workerData } from "node:worker_threads"
@@ -92,13 +94,17 @@ const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
 
 /**
  * Every port here is synchronous (SQLite, the index, the gazetteer), so the search runs to its end
- * in this call. An expected failure is sent back encoded; a defect is thrown, which rejects the
- * task (the pool's `WorkerFailed`) and leaves the worker serving.
+ * in this call, and so do its JSON or XML encoding and its compression: the HTTP thread, which
+ * serves every connection, only writes the bytes. An expected failure is sent back encoded; a
+ * defect is thrown, which rejects the task (the pool's `WorkerFailed`) and leaves the worker serving.
  */
-const search = (params: RawParams, context: RequestContext): SearchOutcome => {
+const search = (params: RawParams, context: RequestContext, representation: Representation): SearchOutcome => {
   if (searchServices === undefined) throw new Error("geo-pool: this pool does not run searches (search: false)")
   const exit = Effect.runSyncExit(Effect.provide(searchTrips(params, context), searchServices))
-  if (Exit.isSuccess(exit)) return { _tag: "Found", json: JSON.stringify(exit.value) }
+  if (Exit.isSuccess(exit)) {
+    const body = encodeBody(exit.value, representation)
+    return { _tag: "Found", bytes: body.bytes, coding: body.coding }
+  }
   const failure = Cause.failureOption(exit.cause)
   if (Option.isSome(failure)) return { _tag: "Refused", error: encodeSearchError(failure.value) }
   throw new Error(`geo-pool: search failed: ${Cause.pretty(exit.cause)}`)
@@ -129,7 +135,7 @@ export default function handle(task: GeoTask): unknown {
     case "Match":
       return index.search(task.request)
     case "Search":
-      return search(task.params, task.context)
+      return search(task.params, task.context, task.representation ?? IDENTITY)
     case "Stats":
       return stats()
     case "Refresh":

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
+import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import {
-  EncodedJson,
   InvalidParameter,
   PlaceNotFound,
   PlaceResolver,
@@ -15,6 +15,7 @@ import {
 } from "@tripsearch/core"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { COMPRESSION_MIN_BYTES, EncodedBody, toXml } from "@tripsearch/http-express"
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import { GeoPool, searchOn, WorkerFailed } from "../dist/index.js"
 import { makeStore } from "./storeFixture.js"
@@ -62,8 +63,9 @@ describe("whole searches in the pool's workers (searchOn)", () => {
         const [viaPool, here] = await Promise.all([Effect.runPromiseExit(search(params, CONTEXT)), local.run(params)])
         expect(Exit.isSuccess(viaPool), JSON.stringify(params)).toBe(Exit.isSuccess(here))
         if (Exit.isSuccess(viaPool) && Exit.isSuccess(here)) {
-          expect(viaPool.value).toBeInstanceOf(EncodedJson)
-          expect(JSON.parse(viaPool.value.text)).toEqual(JSON.parse(JSON.stringify(here.value)))
+          expect(viaPool.value).toBeInstanceOf(EncodedBody)
+          expect(viaPool.value.coding).toBe("identity")
+          expect(JSON.parse(Buffer.from(viaPool.value.bytes).toString("utf8"))).toEqual(JSON.parse(JSON.stringify(here.value)))
           const trips = (here.value as { trips?: ReadonlyArray<unknown> }).trips
           if (trips !== undefined && trips.length > 0) found++
         } else if (Exit.isFailure(viaPool) && Exit.isFailure(here)) {
@@ -81,6 +83,44 @@ describe("whole searches in the pool's workers (searchOn)", () => {
       expect(errors[0]).toBeInstanceOf(InvalidParameter)
       expect(errors[1]).toBeInstanceOf(PlaceNotFound)
       expect(errors[2]).toBeInstanceOf(InvalidParameter)
+    } finally {
+      local.close()
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("answers the finished bytes in the representation asked: JSON or XML, brotli, gzip or none by size", async () => {
+    const store = await makeStore(400)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 8, search: true })
+    const local = inThread(store.dbPath)
+    try {
+      const search = searchOn(pool)
+      const decode = (body: EncodedBody): string => {
+        const bytes = Buffer.from(body.bytes)
+        return (body.coding === "br" ? brotliDecompressSync(bytes) : body.coding === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8")
+      }
+      // A large answer (50 trips) and one under the compression threshold (fields=pager).
+      const sizes: Array<boolean> = []
+      for (const params of [CASES[3]!, { ...CASES[3]!, fields: "pager" }]) {
+        const here = await local.run(params)
+        if (!Exit.isSuccess(here)) throw new Error("the search failed in this thread")
+        const texts = { json: JSON.stringify(here.value), xml: toXml(here.value as never) }
+        for (const format of ["json", "xml"] as const) {
+          const large = Buffer.byteLength(texts[format]) >= COMPRESSION_MIN_BYTES
+          sizes.push(large)
+          for (const coding of ["br", "gzip", "identity"] as const) {
+            const exit = await Effect.runPromiseExit(search(params, CONTEXT, { format, coding }))
+            if (!Exit.isSuccess(exit)) throw new Error(`${format}/${coding} failed`)
+            const label = `${params.fields ?? "whole"} ${format} ${coding}`
+            expect(exit.value.format, label).toBe(format)
+            expect(exit.value.coding, label).toBe(large ? coding : "identity")
+            expect(decode(exit.value), label).toBe(texts[format])
+            if (large && coding !== "identity") expect(exit.value.bytes.byteLength, label).toBeLessThan(texts[format].length / 4)
+          }
+        }
+      }
+      expect(sizes).toEqual([true, true, false, false])
     } finally {
       local.close()
       await pool.close()

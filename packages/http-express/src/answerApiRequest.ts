@@ -6,17 +6,17 @@ import {
   type PlaceResolver,
   type RawParams,
   type RequestContext,
-  type ResponseBody,
   searchTrips,
   type TripMatcher,
   tripDetails,
   TripStore,
   tripThreads
 } from "@tripsearch/core"
+import { compressBody, type ContentCoding, EncodedBody, type ReplyBody, type Representation } from "./encodeBody.js"
 import { type ErrorReply, errorBody, errorReplyOfCause, internalError } from "./httpErrors.js"
 import { type Admission, admitAll, type RateLimit } from "./keyQuota.js"
 import type { ResponseFormat } from "./negotiateFormat.js"
-import { type ApiRequest, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
+import { ALLOWED_METHODS, type ApiRequest, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import type { RequestLogger } from "./RequestLogger.js"
 import { toXml } from "./toXml.js"
 
@@ -25,19 +25,27 @@ export type UseCaseServices = TripStore | PlaceResolver | TripMatcher
 
 /**
  * The use-cases behind the routes: the core's by default. The server runs searches in its worker
- * pool (an `EncodedJson` answer); tests may replace any of them.
+ * pool, which answers the finished bytes in the asked `Representation` (an `EncodedBody`); tests
+ * may replace any of them.
  */
 export interface UseCases {
-  readonly searchTrips: (params: RawParams, context: RequestContext) => Effect.Effect<ResponseBody, unknown, UseCaseServices>
+  readonly searchTrips: (
+    params: RawParams,
+    context: RequestContext,
+    representation: Representation
+  ) => Effect.Effect<ReplyBody, unknown, UseCaseServices>
   readonly tripDetails: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
   readonly tripThreads: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
 }
 
-/** An answer, framework-free: what goes on the wire. */
+/**
+ * An answer, framework-free: what goes on the wire. The body is text, or bytes when compressed
+ * (`Content-Encoding` says how) or built in a worker; a 204 has an empty body.
+ */
 export interface ApiReply {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string
+  readonly body: string | Uint8Array
 }
 
 export interface AnswerOptions<R> extends ReadOptions {
@@ -62,6 +70,8 @@ export interface AnswerContext {
   readonly receivedAtMs?: number | undefined
   /** Aborts the use-case (the client closed the connection): the reply is then not to be sent. */
   readonly signal?: AbortSignal | undefined
+  /** The coding `Accept-Encoding` chose (`negotiateCoding`); default identity. */
+  readonly coding?: ContentCoding | undefined
 }
 
 /** The help page of an error token: the configured one, else `{websiteBaseUrl}/developers/errors#{token}`. */
@@ -78,7 +88,8 @@ const XML_TYPE = "application/xml; charset=utf-8"
 /**
  * The service's answer to a request, in full: routing and guards (`readApiRequest`), keys and
  * quotas (the `admission`, none by default), the use-case, the error tag -> status table, the JSON
- * or XML body, and `Cache-Control`. The Express app and the replay tool's core target both answer
+ * or XML body, `Cache-Control`, and the body compressed in `context.coding` when it is large
+ * enough (`COMPRESSION_MIN_BYTES`). The Express app and the replay tool's core target both answer
  * through it.
  */
 export const answerApiRequest = <R = never>(
@@ -94,6 +105,21 @@ export const answerReadRequest = async <R = never>(
   read: ReadRequest,
   options: AnswerOptions<R>,
   context: AnswerContext = {}
+): Promise<ApiReply> => compressReply(await answerUncompressed(runtime, read, options, context), context.coding ?? "identity")
+
+/** A text body of a compressible size in the coding asked; bytes already built pass through. */
+const compressReply = (reply: ApiReply, coding: ContentCoding): ApiReply => {
+  if (typeof reply.body !== "string" || coding === "identity") return reply
+  const compressed = compressBody(Buffer.from(reply.body, "utf8"), coding)
+  if (compressed.coding === "identity") return reply
+  return { ...reply, headers: { ...reply.headers, "Content-Encoding": compressed.coding }, body: compressed.bytes }
+}
+
+const answerUncompressed = async <R = never>(
+  runtime: ManagedRuntime.ManagedRuntime<UseCaseServices | R, unknown>,
+  read: ReadRequest,
+  options: AnswerOptions<R>,
+  context: AnswerContext
 ): Promise<ApiReply> => {
   const requestId = context.requestId ?? randomUUID()
   const supportLink = supportLinkOf(options)
@@ -105,6 +131,8 @@ export const answerReadRequest = async <R = never>(
       return encodeError(read.format, read.reply, read.headers, encoding)
     case "Health":
       return answerHealth(runtime, logger)
+    case "Options":
+      return { status: 204, headers: { Allow: ALLOWED_METHODS }, body: "" }
     case "UseCase":
       break
   }
@@ -121,9 +149,9 @@ export const answerReadRequest = async <R = never>(
     query: read.query
   }
   const route = read.route
-  const useCase: Effect.Effect<ResponseBody, unknown, UseCaseServices> =
+  const useCase: Effect.Effect<ReplyBody, unknown, UseCaseServices> =
     route._tag === "Search"
-      ? cases.searchTrips(read.params, requestContext)
+      ? cases.searchTrips(read.params, requestContext, { format: read.format, coding: context.coding ?? "identity" })
       : route._tag === "Details"
         ? cases.tripDetails(route.id, read.params, requestContext)
         : cases.tripThreads(route.id, read.params, requestContext)
@@ -160,10 +188,23 @@ interface Encoding {
 const encode = (
   format: ResponseFormat,
   status: number,
-  body: ResponseBody,
+  body: ReplyBody,
   headers: Readonly<Record<string, string>>,
   encoding: Encoding
 ): ApiReply => {
+  const cache = status === 200 ? CACHE_OK : CACHE_ERROR
+  if (body instanceof EncodedBody) {
+    return {
+      status,
+      headers: {
+        ...headers,
+        "Cache-Control": cache,
+        "Content-Type": body.format === "xml" ? XML_TYPE : JSON_TYPE,
+        ...(body.coding === "identity" ? {} : { "Content-Encoding": body.coding })
+      },
+      body: body.bytes
+    }
+  }
   try {
     const text =
       body instanceof EncodedJson
@@ -175,7 +216,7 @@ const encode = (
           : JSON.stringify(body)
     return {
       status,
-      headers: { ...headers, "Cache-Control": status === 200 ? CACHE_OK : CACHE_ERROR, "Content-Type": format === "xml" ? XML_TYPE : JSON_TYPE },
+      headers: { ...headers, "Cache-Control": cache, "Content-Type": format === "xml" ? XML_TYPE : JSON_TYPE },
       body: text
     }
   } catch (error) {

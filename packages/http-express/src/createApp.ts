@@ -4,7 +4,9 @@ import type { ManagedRuntime } from "effect"
 import type { KeyStore } from "@tripsearch/core"
 import { type ApiMetrics, metricsFormatOf, metricsRouteOf } from "./ApiMetrics.js"
 import { type ApiReply, answerReadRequest, internalErrorReply, type UseCases, type UseCaseServices } from "./answerApiRequest.js"
+import { CORS_PREFLIGHT_HEADERS, type CorsOrigins, corsHeaders, varyHeader } from "./corsHeaders.js"
 import { keyQuota } from "./keyQuota.js"
+import { negotiateCoding } from "./negotiateCoding.js"
 import { type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import { type LineSink, type RequestLogger, jsonLineLogger } from "./RequestLogger.js"
 import { stripKey } from "./parseQuery.js"
@@ -27,6 +29,8 @@ export interface AppConfig {
   readonly maxUrlLength?: number | undefined
   /** Clock for quota days (epoch ms); default `Date.now`. */
   readonly now?: (() => number) | undefined
+  /** The origins whose pages may read the answers (CORS); default `"*"`, any. */
+  readonly corsOrigins?: CorsOrigins | undefined
 }
 
 export interface CreateAppOptions {
@@ -65,22 +69,33 @@ const rawTarget = (req: Request): { readonly path: string; readonly query: strin
   return q === -1 ? { path: url, query: "" } : { path: url.slice(0, q), query: url.slice(q + 1) }
 }
 
-const sendReply = (res: Response, reply: ApiReply): void => {
+/** Writes a reply; to HEAD, the same status and headers (`Content-Length` included) without the body. */
+const sendReply = (req: Request, res: Response, reply: ApiReply): void => {
   res.status(reply.status)
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value)
-  res.send(reply.body)
+  if (reply.status === 204) {
+    res.end()
+    return
+  }
+  const bytes = typeof reply.body === "string" ? Buffer.from(reply.body, "utf8") : reply.body
+  res.setHeader("Content-Length", bytes.byteLength)
+  if (req.method === "HEAD") res.end()
+  else res.end(bytes)
 }
 
 /**
  * The Express app of the API (not listening). Every request is answered by `answerReadRequest`
- * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`, `/health`; any
- * other is an Error object: 404, 405, 413, 414) with keys and quotas checked; Express adds the
- * request id, the security headers, the logs and the query log, and with `metrics` the request
- * counts and `GET /metrics`.
+ * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`, `/health`, each
+ * also as HEAD and OPTIONS; any other is an Error object: 404, 405, 413, 414) with keys and quotas
+ * checked and the body compressed as `Accept-Encoding` asks; Express adds the request id, the
+ * security and CORS headers (a preflight gets its 204 without key or quota), the logs and the
+ * query log, and with `metrics` the request counts and `GET /metrics`.
  */
 export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptions): Express => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)
   const now = config.now ?? Date.now
+  const corsOrigins = config.corsOrigins ?? "*"
+  const vary = varyHeader(corsOrigins)
   const options = {
     apiBaseUrl: config.apiBaseUrl,
     websiteBaseUrl: config.websiteBaseUrl,
@@ -113,7 +128,8 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
     res.setHeader("X-Frame-Options", "DENY")
     res.setHeader("Referrer-Policy", "no-referrer")
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-    res.setHeader("Vary", "Accept")
+    res.setHeader("Vary", vary)
+    for (const [name, value] of Object.entries(corsHeaders(req.get("origin"), corsOrigins))) res.setHeader(name, value)
     let logged = false
     const log = () => {
       if (logged) return
@@ -175,6 +191,9 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
     if (state === undefined) throw new Error("request state missing")
     const read = readApiRequest({ method: req.method, url: req.originalUrl ?? req.url ?? "", headers: req.headers }, options)
     state.read = read
+    if (read._tag === "Options" && read.preflight && res.hasHeader("Access-Control-Allow-Origin")) {
+      for (const [name, value] of Object.entries(CORS_PREFLIGHT_HEADERS)) res.setHeader(name, value)
+    }
     const abort = new AbortController()
     const onClose = () => {
       if (!res.writableFinished) abort.abort()
@@ -183,11 +202,12 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
     const reply = await answerReadRequest(runtime, read, options, {
       requestId: state.requestId,
       receivedAtMs: state.startedAtMs,
-      signal: abort.signal
+      signal: abort.signal,
+      coding: negotiateCoding(req.get("accept-encoding"))
     })
     res.off("close", onClose)
     if (abort.signal.aborted) return
-    sendReply(res, reply)
+    sendReply(req, res, reply)
   })
 
   // Errors thrown by a handler: a 500 without internals.
@@ -203,8 +223,8 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
       path: state?.path,
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     })
-    const format = state?.read !== undefined && state.read._tag !== "Health" ? state.read.format : "json"
-    sendReply(res, internalErrorReply(format, state?.requestId ?? "unknown", options))
+    const format = state?.read !== undefined && "format" in state.read ? state.read.format : "json"
+    sendReply(req, res, internalErrorReply(format, state?.requestId ?? "unknown", options))
   })
 
   return app

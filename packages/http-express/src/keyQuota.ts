@@ -1,5 +1,6 @@
 import { Effect, Exit, Option } from "effect"
-import { InvalidKey, InvalidParameter, KeyStore, MissingKey, QuotaExceeded, type ResponseBody } from "@tripsearch/core"
+import { InvalidKey, InvalidParameter, KeyStore, MissingKey, QuotaExceeded } from "@tripsearch/core"
+import type { ReplyBody } from "./encodeBody.js"
 import { errorReplyOfCause } from "./httpErrors.js"
 import type { KeySources } from "./readApiRequest.js"
 
@@ -11,7 +12,7 @@ export interface RateLimit {
 
 /** How an admitted request went: the use-case's exit, and the key's quota when one was checked. */
 export interface Admitted {
-  readonly exit: Exit.Exit<ResponseBody, unknown>
+  readonly exit: Exit.Exit<ReplyBody, unknown>
   readonly rate?: RateLimit | undefined
 }
 
@@ -28,7 +29,7 @@ export interface AdmissionContext {
  */
 export type Admission<R> = <U>(
   keys: KeySources,
-  useCase: Effect.Effect<ResponseBody, unknown, U>,
+  useCase: Effect.Effect<ReplyBody, unknown, U>,
   context: AdmissionContext
 ) => Effect.Effect<Admitted, unknown, U | R>
 

@@ -30,6 +30,8 @@ export interface KeySources {
  */
 export type ReadRequest =
   | { readonly _tag: "Health"; readonly apiRequest: false }
+  /** `OPTIONS` on a resource: a CORS preflight (`Origin` and `Access-Control-Request-Method`) or a plain one. */
+  | { readonly _tag: "Options"; readonly apiRequest: false; readonly preflight: boolean }
   | {
       readonly _tag: "Refused"
       readonly apiRequest: boolean
@@ -58,6 +60,8 @@ export interface ReadOptions {
 }
 
 export const API_PREFIX = "/api/v2"
+/** The methods of every resource (`Allow`): HEAD answers as GET does, without the body. */
+export const ALLOWED_METHODS = "GET, HEAD, OPTIONS"
 export const DEFAULT_MAX_URL_LENGTH = 8 * 1024
 
 // The routes as Express matched them: case-insensitive, one optional trailing slash, `:id` one
@@ -107,9 +111,9 @@ const refused = (
 
 /**
  * Reads a request, in the order the service answers it: the target length (414), the method
- * (405), a body (413), the route (`/health`; the API routes; else 404 `resource.not_found`), the
- * trip id's percent-encoding, the query string's (400), then `_format` and `Accept`. Pure: no
- * use-case runs here.
+ * (405 but GET, HEAD and OPTIONS), a body (413), the route (`/health`; the API routes; else 404
+ * `resource.not_found`), `OPTIONS` (answered there), the trip id's percent-encoding, the query
+ * string's (400), then `_format` and `Accept`. HEAD is read as GET. Pure: no use-case runs here.
  */
 export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): ReadRequest => {
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH
@@ -123,24 +127,29 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
       message: `The request URL is longer than ${maxUrlLength} bytes`
     })
   }
-  if (request.method !== "GET") {
+  const isOptions = request.method === "OPTIONS"
+  if (request.method !== "GET" && request.method !== "HEAD" && !isOptions) {
     return refused(
       bestEffortFormat(query, accept),
-      { status: 405, token: "method.not_allowed", message: `Method ${request.method} is not allowed: the service answers GET only` },
-      hasBody(request.headers) ? { Allow: "GET", Connection: "close" } : { Allow: "GET" }
+      { status: 405, token: "method.not_allowed", message: `Method ${request.method} is not allowed: the service answers ${ALLOWED_METHODS}` },
+      hasBody(request.headers) ? { Allow: ALLOWED_METHODS, Connection: "close" } : { Allow: ALLOWED_METHODS }
     )
   }
   if (hasBody(request.headers)) {
     return refused(
       bestEffortFormat(query, accept),
-      { status: 413, token: "request.body_not_allowed", message: "A GET request of this service carries no body" },
+      { status: 413, token: "request.body_not_allowed", message: `A ${request.method} request of this service carries no body` },
       { Connection: "close" }
     )
   }
-  if (HEALTH_ROUTE.test(path)) return { _tag: "Health", apiRequest: false }
-
   const m = API_ROUTE.exec(path)
-  if (m === null || (m[2] !== undefined && m[1] === undefined)) {
+  const resource = HEALTH_ROUTE.test(path) || (m !== null && !(m[2] !== undefined && m[1] === undefined))
+  if (isOptions && (resource || path === "*")) {
+    const preflight = headerOf(request.headers, "origin") !== undefined && headerOf(request.headers, "access-control-request-method") !== undefined
+    return { _tag: "Options", apiRequest: false, preflight }
+  }
+  if (HEALTH_ROUTE.test(path)) return { _tag: "Health", apiRequest: false }
+  if (m === null || !resource) {
     return refused(bestEffortFormat(query, accept), {
       status: 404,
       token: "resource.not_found",

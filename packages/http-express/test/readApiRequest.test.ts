@@ -21,13 +21,33 @@ describe("readApiRequest", () => {
     expect(read("/nowhere?_format=xml", { "content-length": "3" }, "POST")).toMatchObject({
       reply: { status: 405 },
       format: "xml",
-      headers: { Allow: "GET", Connection: "close" }
+      headers: { Allow: "GET, HEAD, OPTIONS", Connection: "close" }
     })
     expect(read("/api/v2/trips", { "transfer-encoding": "chunked", accept: "text/xml" })).toMatchObject({ reply: { status: 413 }, format: "xml" })
     expect(read("/api/v2/trips/%ZZ?_format=xml")).toMatchObject({ apiRequest: false, reply: { status: 400, message: "id: malformed percent-encoding in the path" } })
     // Past the route, a refusal is an API request (the query log records it).
     expect(read("/api/v2/trips?fn=%ZZ", { accept: "application/xml" })).toMatchObject({ apiRequest: true, format: "xml", reply: { status: 400 } })
     expect(read("/api/v2/trips?_format=yaml", { accept: "application/xml" })).toMatchObject({ apiRequest: true, format: "json", reply: { status: 400 } })
+  })
+
+  it("reads HEAD as GET, and answers OPTIONS on a resource (a preflight when it has Origin and Access-Control-Request-Method)", () => {
+    expect(read("/api/v2/trips?locale=fr_FR", {}, "HEAD")).toMatchObject({ _tag: "UseCase", route: { _tag: "Search" }, params: { locale: "fr_FR" } })
+    expect(read("/api/v2/trips/x?_format=xml", {}, "HEAD")).toMatchObject({ _tag: "UseCase", route: { _tag: "Details", id: "x" }, format: "xml" })
+    expect(read("/nowhere", {}, "HEAD")).toMatchObject({ _tag: "Refused", reply: { status: 404 } })
+    for (const url of ["/api/v2/trips", "/api/v2/trips/x/threads?%ZZ", "/health", "*"]) {
+      expect(read(url, {}, "OPTIONS"), url).toEqual({ _tag: "Options", apiRequest: false, preflight: false })
+      expect(read(url, { origin: "https://a.test" }, "OPTIONS"), url).toEqual({ _tag: "Options", apiRequest: false, preflight: false })
+      expect(read(url, { origin: "https://a.test", "access-control-request-method": "GET" }, "OPTIONS"), url).toEqual({
+        _tag: "Options",
+        apiRequest: false,
+        preflight: true
+      })
+    }
+    expect(read("/api/v3/trips", { origin: "https://a.test", "access-control-request-method": "GET" }, "OPTIONS")).toMatchObject({
+      _tag: "Refused",
+      reply: { status: 404 }
+    })
+    expect(read("/api/v2/trips", { "content-length": "2" }, "OPTIONS")).toMatchObject({ _tag: "Refused", reply: { status: 413 } })
   })
 
   it("hands the key apart: never in the params nor in the query that links see", () => {
