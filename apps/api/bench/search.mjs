@@ -11,7 +11,7 @@ import { cpus, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { feedLines, generateQueryLog } from "@tripsearch/dataset"
+import { feedLines, GENERATOR_VERSION, generateQueryLog } from "@tripsearch/dataset"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { coreTarget } from "../../replay/dist/targets.js"
 import { startChild } from "./startChild.mjs"
@@ -74,8 +74,10 @@ const root = resolve(here, "../../..")
 const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
 const benchDir = join(root, ".bench")
 mkdirSync(benchDir, { recursive: true })
-const dbPath = join(benchDir, `search-${N}-${SEED}.db`)
-const logPath = join(benchDir, `search-${N}-${SEED}-heavy-${Q}.ndjson`)
+// The generator version in the names: a store of an older generator is never reused.
+const stem = `search-${N}-${SEED}-g${GENERATOR_VERSION}`
+const dbPath = join(benchDir, `${stem}.db`)
+const logPath = join(benchDir, `${stem}-heavy-${Q}.ndjson`)
 
 // ---- the store and the heavy query log (made once, then reused) ---------------------------------
 
@@ -173,7 +175,7 @@ if (values.http === "yes") {
   const db = openDatabase(dbPath)
   const key = createKey(db, { name: "search-bench", tier: "production", dailyLimit: 1_000_000_000 }).key
   db.close()
-  const pathsFile = join(benchDir, `search-${N}-${SEED}-heavy-${Q}.paths`)
+  const pathsFile = join(benchDir, `${stem}-heavy-${Q}.paths`)
   writeFileSync(pathsFile, queries.map((q) => `${q.path}?${q.query}`).join("\n"))
 
   t0 = performance.now()

@@ -167,11 +167,12 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
     next()
   })
 
-  // Metrics, outside the API: no key, no quota. Other methods fall through to the API's 405.
+  // Metrics, outside the API: no key, no quota; HEAD as GET (Express sends no body). Other methods
+  // fall through to the API's 405.
   if (metrics !== undefined) {
     app.use((req: Request, res: Response, next: NextFunction) => {
       const state = states.get(req)
-      if (req.method !== "GET" || state === undefined || !METRICS_ROUTE.test(state.path)) {
+      if ((req.method !== "GET" && req.method !== "HEAD") || state === undefined || !METRICS_ROUTE.test(state.path)) {
         next()
         return
       }

@@ -145,14 +145,18 @@ describe("GET /metrics over a real listening server", () => {
     expect(after - before).toBe(1)
   })
 
-  it("does not count scrapes, needs no key, and answers other methods on /metrics 405 as any path", async () => {
+  it("does not count scrapes, needs no key, answers HEAD as GET without a body, and other methods 405 as any path", async () => {
     const first = await scrape()
     await scrape()
     const last = await scrape()
     expect(seriesOf(last, "tripsearch_http_requests_total")).toEqual(seriesOf(first, "tripsearch_http_requests_total"))
     const head = await fetch(`${running.base}/metrics`, { method: "HEAD" })
-    expect(head.status).toBe(405)
-    expect(head.headers.get("allow")).toBe("GET")
+    expect(head.status).toBe(200)
+    expect(head.headers.get("content-type")).toMatch(/^text\/plain/)
+    expect(await head.text()).toBe("")
+    const post = await fetch(`${running.base}/metrics`, { method: "POST" })
+    expect(post.status).toBe(405)
+    expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS")
   })
 
   it("reads the pool, the indexes and the store at each scrape: lag is the store's sequence minus the index's", async () => {
