@@ -2,11 +2,11 @@ import { Schema } from "effect"
 
 /**
  * The spec's resources as Schemas. They decode our responses and the real recorded responses of
- * the historical service (`shared/fixtures/real`), so fields that the recordings do not always
+ * the historical service (kept outside this repository), so fields that the recordings do not always
  * carry are optional, and open value sets (colours, categories) are plain strings.
  */
 
-const Int = Schema.Number.pipe(Schema.int())
+const Int = Schema.Number.pipe(Schema.int()).annotations({ jsonSchema: { type: "integer" } })
 /** `recommended_price` and `savings`: "integer or numeric string" in the spec. */
 const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)))
 
@@ -14,9 +14,15 @@ export const Links = Schema.Struct({
   _self: Schema.String,
   _front: Schema.optional(Schema.String),
   _threads: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "Links",
+  description: "`_self`: this object on the service (the query as asked, without `key`); `_front`: the same search or trip on the website; `_threads`: the trip's public questions and answers."
 })
 
-export const Pager = Schema.Struct({ page: Int, pages: Int, total: Int, limit: Int })
+export const Pager = Schema.Struct({ page: Int, pages: Int, total: Int, limit: Int }).annotations({
+  identifier: "Pager",
+  description: "`total`: trips matched; `pages`: `ceil(total / limit)` (0 when `limit` is 0)."
+})
 
 export const Price = Schema.Struct({
   value: Schema.Number,
@@ -24,9 +30,15 @@ export const Price = Schema.Struct({
   symbol: Schema.String,
   string_value: Schema.String,
   price_color: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "Price",
+  description: "An amount in the asked currency, formatted for the locale. `price_color` (GREEN, ORANGE or RED) compares the net price with a reference price for the distance; it is absent on `commission` and `lowest_price_object`."
 })
 
-export const ValueObject = Schema.Struct({ value: Int, unity: Schema.String })
+export const ValueObject = Schema.Struct({ value: Int, unity: Schema.String }).annotations({
+  identifier: "ValueObject",
+  description: "A duration (`unity` `s`, seconds) or a distance (`unity` `km`)."
+})
 
 export const Place = Schema.Struct({
   city_name: Schema.String,
@@ -37,6 +49,9 @@ export const Place = Schema.Struct({
   meeting_point_id: Schema.optional(Int),
   departure_place: Schema.optional(Schema.Boolean),
   arrival_place: Schema.optional(Schema.Boolean)
+}).annotations({
+  identifier: "Place",
+  description: "A waypoint. `departure_place` / `arrival_place` appear on `stop_overs` entries only, on the asked segment's ends."
 })
 
 export const MeetingPoint = Schema.Struct({
@@ -49,7 +64,7 @@ export const MeetingPoint = Schema.Struct({
   longitude: Schema.Number,
   country_code: Schema.String,
   tags: Schema.optional(Schema.Array(Schema.String))
-})
+}).annotations({ identifier: "MeetingPoint" })
 
 export const Car = Schema.Struct({
   id: Schema.optional(Schema.String),
@@ -62,14 +77,32 @@ export const Car = Schema.Struct({
   number_of_seat: Schema.optional(Int),
   category: Schema.optional(Schema.String),
   picture: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "Car",
+  description: "The trip's car. Search results carry id, make, model, comfort, comfort_nb_star and category; details add color, color_hexa, number_of_seat and picture when known."
 })
 
 const Routing = Schema.Struct({
   proximity: Schema.String,
   routes: Schema.Array(Schema.Struct({ distance_in_meters: Int, type: Schema.String }))
+}).annotations({
+  identifier: "PassengerRouting",
+  description: "How far the asked place is from the segment's end: `proximity` CLOSE (< 2 km), MIDDLE (< 10 km) or FAR; one route AS_THE_CROW_FLIES."
 })
 
 const DATE = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/
+
+// The spec leaves these items open, and the recordings vary; the document states what this
+// service sends (feed passengers without the driver; picture URLs).
+const PassengerItem = Schema.Unknown.annotations({
+  jsonSchema: {
+    type: "object",
+    required: ["id", "display_name"],
+    properties: { id: { type: "string" }, display_name: { type: "string" }, picture: { type: "string" } },
+    additionalProperties: false
+  }
+})
+const PictureItem = Schema.Unknown.annotations({ jsonSchema: { type: "string", description: "A picture URL." } })
 
 /** What a search trip and a trip detail both carry about the segment. */
 const SegmentFields = {
@@ -104,7 +137,10 @@ export const Trip = Schema.Struct({
   departure_passenger_routing: Schema.optional(Routing),
   arrival_passenger_routing: Schema.optional(Routing),
   corridoring_type: Schema.optional(Schema.String),
-  vehicle_pictures: Schema.optional(Schema.Array(Schema.Unknown))
+  vehicle_pictures: Schema.optional(Schema.Array(PictureItem))
+}).annotations({
+  identifier: "Trip",
+  description: "A trip of a search result: the matched segment of a trip (the whole trip, or the part between two of its waypoints, `{id}_{i}_{j}`). `links._self` is its details address."
 })
 
 export const Facet = Schema.Struct({
@@ -112,6 +148,9 @@ export const Facet = Schema.Struct({
   type: Schema.Literal("checkbox", "radio", "custom"),
   // The 2017 recording carries some values as strings, and one item without a value.
   items: Schema.Array(Schema.Struct({ value: Schema.optional(Schema.Union(Int, Schema.String)), count: Int, is_selected: Schema.Boolean }))
+}).annotations({
+  identifier: "Facet",
+  description: "Counts of the matched trips by one criterion (seats, date, hour, price, photo, experience, car_comfort), each over the trips that pass every filter but the facet's own."
 })
 
 export const SearchResponse = Schema.Struct({
@@ -130,6 +169,9 @@ export const SearchResponse = Schema.Struct({
   total_trip_count_to_display: Schema.optional(Int),
   sorting_algorithm: Schema.optional(Schema.String),
   has_bus: Schema.optional(Schema.Boolean)
+}).annotations({
+  identifier: "SearchResponse",
+  description: "A page of matched trips with paging, top trips (up to 3 automatic-booking trips with seats, cheapest per km first, on page 1), facets and figures of the asked axis (`distance`, `duration`, `recommended_price`, `savings`: present when both places are known; `lowest_price`: absent with no trips)."
 })
 export type SearchResponse = typeof SearchResponse.Type
 
@@ -142,7 +184,7 @@ const PlanEntry = Schema.Struct({
   country_code: Schema.String,
   meeting_point_id: Schema.optional(Int),
   partner_shuttle_enabled: Schema.optional(Schema.Boolean)
-})
+}).annotations({ identifier: "PlanEntry", description: "A waypoint of the trip with its local date." })
 
 export const TripDetail = Schema.Struct({
   ...SegmentFields,
@@ -168,10 +210,13 @@ export const TripDetail = Schema.Struct({
   cross_border_alert: Schema.Boolean,
   trip_plan: Schema.Array(PlanEntry),
   messaging_status: Schema.Literal("public", "private"),
-  passengers: Schema.Array(Schema.Unknown),
+  passengers: Schema.Array(PassengerItem),
   display_contact: Schema.Boolean,
-  vehicle_pictures: Schema.Array(Schema.Unknown),
+  vehicle_pictures: Schema.Array(PictureItem),
   can_report: Schema.Boolean
+}).annotations({
+  identifier: "TripDetail",
+  description: "One trip, or one segment of it (`{id}_{i}_{j}`, which carries `main_permanent_id`). `stop_overs` and `trip_plan` list every waypoint of the whole trip."
 })
 export type TripDetail = typeof TripDetail.Type
 
@@ -182,4 +227,25 @@ export const ErrorBody = Schema.Struct({
     message: Schema.String,
     "support-link": Schema.String
   })
+}).annotations({
+  identifier: "Error",
+  description: "Every error answer: `code` is the HTTP status, `developper-message` a stable token (see the list of tokens), `message` a human explanation naming the parameter and its rule, `support-link` the token's help page."
+})
+
+/** `GET /api/v2/trips/{id}/threads`: the public questions asked to the driver, and their answers. */
+export const ThreadsResponse = Schema.Struct({
+  links: Links,
+  permanent_id: Schema.String,
+  threads: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      question: Schema.String,
+      asked_at: Schema.String,
+      answer: Schema.optional(Schema.String),
+      answered_at: Schema.optional(Schema.String)
+    }).annotations({ identifier: "Thread", description: "A question (`asked_at`, ISO 8601) and its answer once given." })
+  )
+}).annotations({
+  identifier: "ThreadsResponse",
+  description: "The trip's questions and answers when its messaging is public; an empty list when it is private."
 })
