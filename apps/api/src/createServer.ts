@@ -6,7 +6,7 @@ import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { type AppServices, createApp, errorBody, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
+import { type AppServices, createApp, errorBody, type ErrorReply, fdLines, jsonLineLogger, type RequestLogger, supportLinkOf } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { ApiConfig } from "./config.js"
@@ -110,7 +110,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       socket.destroy()
       return
     }
-    const reply =
+    const reply: ErrorReply =
       error.code === "HPE_HEADER_OVERFLOW"
         ? { status: 431, token: "request.headers_too_large", message: "The request headers are larger than 16 KiB" }
         : error.code === "ERR_HTTP_REQUEST_TIMEOUT"

@@ -19,6 +19,7 @@ import type { ResponseFormat } from "./negotiateFormat.js"
 import { type ApiRequest, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import type { RequestLogger } from "./RequestLogger.js"
 import { toXml } from "./toXml.js"
+import { openApiText } from "./openApiDocument.js"
 
 /** The services the use-cases need. */
 export type UseCaseServices = TripStore | PlaceResolver | TripMatcher
@@ -105,6 +106,8 @@ export const answerReadRequest = async <R = never>(
       return encodeError(read.format, read.reply, read.headers, encoding)
     case "Health":
       return answerHealth(runtime, logger)
+    case "OpenApi":
+      return { status: 200, headers: { "Cache-Control": CACHE_OK, "Content-Type": JSON_TYPE }, body: openApiText(options.apiBaseUrl) }
     case "UseCase":
       break
   }

@@ -65,7 +65,7 @@ const sendReply = (res: Response, reply: ApiReply): void => {
 
 /**
  * The Express app of the API (not listening). Every request is answered by `answerReadRequest`
- * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`, `/health`; any
+ * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`, `/api/v2/openapi.json`, `/health`; any
  * other is an Error object: 404, 405, 413, 414) with keys and quotas checked; Express adds the
  * request id, the security headers, the logs and the query log.
  */
@@ -171,7 +171,7 @@ export const createApp = ({ runtime, config, useCases }: CreateAppOptions): Expr
       path: state?.path,
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     })
-    const format = state?.read !== undefined && state.read._tag !== "Health" ? state.read.format : "json"
+    const format = state?.read !== undefined && "format" in state.read ? state.read.format : "json"
     sendReply(res, internalErrorReply(format, state?.requestId ?? "unknown", options))
   })
 

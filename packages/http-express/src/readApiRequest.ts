@@ -30,6 +30,7 @@ export interface KeySources {
  */
 export type ReadRequest =
   | { readonly _tag: "Health"; readonly apiRequest: false }
+  | { readonly _tag: "OpenApi"; readonly apiRequest: false }
   | {
       readonly _tag: "Refused"
       readonly apiRequest: boolean
@@ -64,6 +65,7 @@ export const DEFAULT_MAX_URL_LENGTH = 8 * 1024
 // non-empty path segment.
 const API_ROUTE = /^\/api\/v2\/trips(?:\/([^/]+?))?(\/threads)?\/?$/i
 const HEALTH_ROUTE = /^\/health\/?$/i
+const OPENAPI_ROUTE = /^\/api\/v2\/openapi\.json$/i
 
 /** A header's value as one string (a repeated header joined, as Node does). */
 export const headerOf = (headers: ApiRequest["headers"], name: string): string | undefined => {
@@ -107,7 +109,7 @@ const refused = (
 
 /**
  * Reads a request, in the order the service answers it: the target length (414), the method
- * (405), a body (413), the route (`/health`; the API routes; else 404 `resource.not_found`), the
+ * (405), a body (413), the route (`/health`, `/api/v2/openapi.json`; the API routes; else 404 `resource.not_found`), the
  * trip id's percent-encoding, the query string's (400), then `_format` and `Accept`. Pure: no
  * use-case runs here.
  */
@@ -138,6 +140,7 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     )
   }
   if (HEALTH_ROUTE.test(path)) return { _tag: "Health", apiRequest: false }
+  if (OPENAPI_ROUTE.test(path)) return { _tag: "OpenApi", apiRequest: false }
 
   const m = API_ROUTE.exec(path)
   if (m === null || (m[2] !== undefined && m[1] === undefined)) {
