@@ -50,8 +50,7 @@ const XML = (what: string) => ({
 })
 
 /** The Error object restricted to the tokens sent with one status: a client can switch on them. */
-const errorResponse = (status: number, description: string, headers: Json = {}) => {
-  const tokens = tokensWithStatus(status)
+const errorResponse = (status: number, description: string, headers: Json = {}, tokens = tokensWithStatus(status)) => {
   const schema = {
     allOf: [
       ref("Error"),
@@ -77,7 +76,9 @@ const ERROR_RESPONSES: Record<string, Json> = {
   BadRequest: errorResponse(400, "A parameter is missing, malformed or outside its rule; the message names it and the rule."),
   Unauthorized: errorResponse(401, "No API key."),
   Forbidden: errorResponse(403, "The API key is unknown or revoked."),
-  NotFound: errorResponse(404, "Nothing at this address, no city for a place name, or no such trip."),
+  PlaceNotFound: errorResponse(404, "A place name resolves to no city; the message quotes it.", {}, ["place.not_found"]),
+  TripNotFound: errorResponse(404, "No such trip, or no such segment of it.", {}, ["trip.not_found"]),
+  ResourceNotFound: errorResponse(404, "No resource at this path (any path but those of this document).", {}, ["resource.not_found"]),
   MethodNotAllowed: errorResponse(405, "Only GET is answered.", { Allow: header("`GET`.") }),
   RequestTimeout: errorResponse(408, "The request was not received in time."),
   BodyNotAllowed: errorResponse(413, "A GET of this service carries no body."),
@@ -106,7 +107,6 @@ const keyedErrors = {
   "400": responseRef("BadRequest"),
   "401": responseRef("Unauthorized"),
   "403": responseRef("Forbidden"),
-  "404": responseRef("NotFound"),
   "405": responseRef("MethodNotAllowed"),
   "408": responseRef("RequestTimeout"),
   "413": responseRef("BodyNotAllowed"),
@@ -176,6 +176,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           responses: {
             "200": ok("The search response.", "SearchResponse"),
             ...keyedErrors,
+            "404": responseRef("PlaceNotFound"),
             "503": responseRef("Overloaded")
           }
         }
@@ -187,7 +188,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           summary: "One trip's details",
           description: "The trip, or the segment of it, a search returned; prices in the asked locale and currency. A departed trip keeps its details.",
           parameters: detailsParameters,
-          responses: { "200": ok("The trip detail.", "TripDetail"), ...keyedErrors }
+          responses: { "200": ok("The trip detail.", "TripDetail"), ...keyedErrors, "404": responseRef("TripNotFound") }
         }
       },
       "/api/v2/trips/{id}/threads": {
@@ -197,7 +198,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           summary: "Questions and answers of a trip",
           description: "The address of a trip's `links._threads`: the public questions asked to the driver, with their answers.",
           parameters: detailsParameters,
-          responses: { "200": ok("The trip's threads.", "ThreadsResponse"), ...keyedErrors }
+          responses: { "200": ok("The trip's threads.", "ThreadsResponse"), ...keyedErrors, "404": responseRef("TripNotFound") }
         }
       },
       "/api/v2/openapi.json": {

@@ -6,9 +6,10 @@ import { Schema } from "effect"
  * carry are optional, and open value sets (colours, categories) are plain strings.
  */
 
-const Int = Schema.Number.pipe(Schema.int()).annotations({ jsonSchema: { type: "integer" } })
+// A plain `integer` in the OpenAPI document, without the refinement's built-in title.
+const Int = Schema.Number.pipe(Schema.filter(Number.isInteger, { jsonSchema: { type: "integer" }, message: () => "must be an integer" }))
 /** `recommended_price` and `savings`: "integer or numeric string" in the spec. */
-const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)))
+const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)).annotations({ description: "A number written as a string." }))
 
 export const Links = Schema.Struct({
   _self: Schema.String,
@@ -107,7 +108,9 @@ const PictureItem = Schema.Unknown.annotations({ jsonSchema: { type: "string", d
 /** What a search trip and a trip detail both carry about the segment. */
 const SegmentFields = {
   links: Links,
-  departure_date: Schema.String.pipe(Schema.pattern(DATE)),
+  departure_date: Schema.String.pipe(Schema.pattern(DATE)).annotations({
+    description: "Local date and time at the segment's departure, `DD/MM/YYYY HH:MM:SS`."
+  }),
   departure_place: Place,
   arrival_place: Place,
   departure_meeting_point: Schema.optional(MeetingPoint),
@@ -176,7 +179,7 @@ export const SearchResponse = Schema.Struct({
 export type SearchResponse = typeof SearchResponse.Type
 
 const PlanEntry = Schema.Struct({
-  date: Schema.String.pipe(Schema.pattern(DATE)),
+  date: Schema.String.pipe(Schema.pattern(DATE)).annotations({ description: "Local date and time at the waypoint, `DD/MM/YYYY HH:MM:SS`." }),
   city: Schema.String,
   address: Schema.optional(Schema.String),
   latitude: Schema.Number,
@@ -188,7 +191,9 @@ const PlanEntry = Schema.Struct({
 
 export const TripDetail = Schema.Struct({
   ...SegmentFields,
-  departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)),
+  departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)).annotations({
+    description: "The departure as ISO 8601 with the local UTC offset."
+  }),
   is_passed: Schema.Boolean,
   seats_count_origin: Int,
   main_permanent_id: Schema.optional(Schema.String),
