@@ -1,6 +1,19 @@
 import { JSONSchema, Schema } from "effect"
-import { DetailsParams, ErrorBody, SearchParams, SearchResponse, ThreadsResponse, TripDetail } from "@tripsearch/core"
+import {
+  CURRENCIES,
+  DEFAULT_RATES,
+  DetailsParams,
+  ErrorBody,
+  LOCALE_TABLE,
+  LOCALES,
+  MINOR_DIGITS,
+  SearchParams,
+  SearchResponse,
+  ThreadsResponse,
+  TripDetail
+} from "@tripsearch/core"
 import { ERROR_TOKENS, type ErrorToken } from "./httpErrors.js"
+import { XML_GENERIC_ITEM, XML_SINGULARS } from "./toXml.js"
 
 type Json = { [key: string]: unknown }
 
@@ -13,11 +26,30 @@ const OVERVIEW = `A read-only REST service that searches carpooling trips and re
 
 A search names a departure and an arrival, each by name (\`fn\`, \`tn\`) or by coordinates (\`fc\`, \`tc\`); either may be left out. A trip with waypoints \`w0..wn\` matches when some waypoint \`wi\` lies within the departure radius of the departure place and a later waypoint \`wj\` within the arrival radius of the arrival place (great-circle distances). Of all such pairs the one with the smallest sum of the two distances is kept (ties: smallest \`i\`, then \`j\`). With only a departure, the trip runs from its nearest waypoint to its end; with only an arrival, from its start to its nearest waypoint. The result is the segment \`wi -> wj\`: its departure, arrival, distance, duration and price are those of that part of the trip, and its \`permanent_id\` is the trip id for the whole trip, else \`{id}_{i}_{j}\`. The filters (dates, hours, seats, photo, \`aa\`, prices, \`shortlines\`) then apply to that segment, in the departure waypoint's local time; a trip appears at most once. Departed and cancelled trips never match.
 
-Results are sorted by departure (\`sort=trip_date\`, the default) or by price (\`sort=trip_price\`), ties broken by the other key and then by \`permanent_id\`. \`top_trips\` (page 1 only) holds up to three trips with automatic booking and seats left, the lowest price per kilometre first. Each facet counts the trips that pass every filter except its own, so a client can offer the alternatives.
+Results are sorted by departure (\`sort=trip_date\`, the default) or by price (\`sort=trip_price\`), ties broken by the other key and then by \`permanent_id\` (compared as a plain string). \`top_trips\` (page 1 only, even with \`limit=0\`) holds up to three matched trips with automatic booking and at least \`max(1, seats)\` seats left, the lowest price per kilometre of the segment first (a segment of zero length last), then by departure, whatever \`sort\` says.
+
+## Facets
+
+Each facet counts the trips that pass every filter except its own, so a client can offer the alternatives. In this order: \`seats\` (radio, values 1..4: trips with at least that many seats left), \`date\` (custom, each local departure date present as \`YYYYMMDD\`), \`hour\` (custom, each local departure hour present), \`price\` (custom, each whole \`price.value\` present), \`photo\` (radio, 0 and 1: driver without or with a picture), \`experience\` (radio, the driver's experience 0..4), \`car_comfort\` (checkbox, the car's \`comfort_nb_star\` 1..4). Facets of fixed values list every value, zero counts included; the others list only values present. \`is_selected\` marks the values the query's parameters select.
+
+## Figures of the axis
+
+When both places are known, \`distance\` is \`round(1.2 × great-circle km)\`, \`duration\` is \`round(distance / 75 × 3600)\` seconds, \`recommended_price\` is \`round(0.065 × distance × rate)\` and \`savings\` \`round(0.135 × distance × rate)\`, in the asked currency; with one place they are absent. \`lowest_price\` is the floor of the smallest \`price.value\` among all matched trips (absent with none), \`full_trips_count\` the matched trips with no seat left. A field that does not apply is absent, never \`null\`.
 
 ## Prices
 
-Prices are computed exactly in the asked currency (\`cur\`) from the driver's net price: \`net\` converted and rounded half away from zero to the currency's minor digits; \`commission\` is 15 % of \`net\` for online and onboard bookings, 0 without booking; \`price_with_commission\` is their sum. \`price\` is the price with commission in the locales of AT, DE, GB, ES, FR, BE, IT, NL, PT and PL, the net price elsewhere. \`string_value\` and \`symbol\` are formatted for the locale.
+Prices are computed exactly in the asked currency (\`cur\`) from the driver's net price, never rounded from a binary float: \`net\` is the segment's price converted at the rates below and rounded half away from zero to the currency's minor digits; \`commission\` is \`round(15 % of net)\` for online and onboard bookings, 0 without booking; \`price_with_commission\` is their sum. \`price\` is either the price with commission or the net price, by the locale's country. \`string_value\` and \`symbol\` are formatted for the locale. \`price_color\` compares \`net\` with \`ref = round(0.065 × segment km × rate)\`: GREEN up to \`ref\`, ORANGE up to \`1.3 × ref\`, else RED.
+
+| locale | currency | alternative | \`price\` |
+|---|---|---|---|
+${LOCALES.map((l) => {
+  const info = LOCALE_TABLE[l]
+  return `| ${l} | ${info.currency} | ${info.alternative ?? ""} | ${info.priceMode === "with" ? "with commission" : "net"} |`
+}).join("\n")}
+
+| currency | units per EUR (default rate) | minor digits |
+|---|---|---|
+${CURRENCIES.map((c) => `| ${c} | ${DEFAULT_RATES[c]} | ${MINOR_DIGITS[c]} |`).join("\n")}
 
 ## Keys, quotas and caching
 
@@ -25,7 +57,9 @@ The key goes in the \`key\` header or the \`key\` query parameter (the header wi
 
 ## XML
 
-With \`_format=xml\` (or \`Accept: application/xml\`) the same data comes as XML: root element \`response\`, one element per field in the JSON order, an array as an element holding one child per item named by the singular (\`trips\` -> \`trip\`, \`facets\` -> \`facet\`, \`items\` -> \`item\`, \`stop_overs\` -> \`stop_over\`, \`trip_plan\` -> \`step\`, \`threads\` -> \`thread\`...), booleans as \`true\`/\`false\`.
+With \`_format=xml\` (or \`Accept: application/xml\`) the same data comes as XML: root element \`response\`, one element per field in the JSON order, an array as an element holding one child per item named by the singular (${Object.entries(XML_SINGULARS)
+  .map(([array, item]) => `\`${array}\` -> \`${item}\``)
+  .join(", ")}; \`${XML_GENERIC_ITEM}\` for any other array), booleans as \`true\`/\`false\`, absent fields absent.
 
 ## Errors
 

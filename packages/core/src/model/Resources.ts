@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 
 /**
  * The spec's resources as Schemas. They decode our responses and the real recorded responses of
@@ -105,6 +105,15 @@ const PassengerItem = Schema.Unknown.annotations({
 })
 const PictureItem = Schema.Unknown.annotations({ jsonSchema: { type: "string", description: "A picture URL." } })
 
+/**
+ * A field's meaning in the OpenAPI document. A schema with its own JSON Schema annotation (`Int`)
+ * would drop a plain description, so the description goes into that annotation too.
+ */
+const described = <S extends Schema.Schema.Any>(schema: S, description: string): S => {
+  const own = Option.getOrUndefined(SchemaAST.getJSONSchemaAnnotation(schema.ast))
+  return schema.annotations(own === undefined ? { description } : { description, jsonSchema: { ...own, description } }) as S
+}
+
 /** What a search trip and a trip detail both carry about the segment. */
 const SegmentFields = {
   links: Links,
@@ -118,11 +127,11 @@ const SegmentFields = {
   price_with_commission: Price,
   price_without_commission: Price,
   commission: Price,
-  seats_left: Int,
-  seats: Int,
+  seats_left: described(Int, "Seats still free."),
+  seats: described(Int, "Seats the driver offers."),
   duration: ValueObject,
   distance: ValueObject,
-  permanent_id: Schema.String
+  permanent_id: described(Schema.String, "The trip id for the whole trip, `{id}_{i}_{j}` for the segment from waypoint i to waypoint j; the details address takes both.")
 }
 
 export const Trip = Schema.Struct({
@@ -130,13 +139,13 @@ export const Trip = Schema.Struct({
   // Some recorded trips have no car at all.
   car: Schema.optional(Car),
   multimodal_id: Schema.optional(Schema.Struct({ source: Schema.String, id: Schema.String })),
-  viaggio_rosa: Schema.Boolean,
-  is_comfort: Schema.Boolean,
-  freeway: Schema.Boolean,
+  viaggio_rosa: described(Schema.Boolean, "A women-only trip."),
+  is_comfort: described(Schema.Boolean, "At most two passengers on the back seats."),
+  freeway: described(Schema.Boolean, "Always true (kept for older clients)."),
   answer_delay: Schema.optional(Int),
   booking_mode: Schema.Literal("auto", "manual"),
   booking_type: Schema.Literal("online", "onboard", "no_booking"),
-  locations_to_display: Schema.optional(Schema.Array(Schema.String)),
+  locations_to_display: Schema.optional(described(Schema.Array(Schema.String), "The city of every waypoint of the whole trip.")),
   departure_passenger_routing: Schema.optional(Routing),
   arrival_passenger_routing: Schema.optional(Routing),
   corridoring_type: Schema.optional(Schema.String),
@@ -162,16 +171,16 @@ export const SearchResponse = Schema.Struct({
   trips: Schema.Array(Trip),
   top_trips: Schema.optional(Schema.Array(Trip)),
   facets: Schema.optional(Schema.Array(Facet)),
-  distance: Schema.optional(Int),
-  duration: Schema.optional(Int),
+  distance: Schema.optional(described(Int, "Km of the asked axis, when both places are known.")),
+  duration: Schema.optional(described(Int, "Seconds of the asked axis, when both places are known.")),
   recommended_price: Schema.optional(IntOrNumericString),
   savings: Schema.optional(IntOrNumericString),
-  lowest_price: Schema.optional(Int),
+  lowest_price: Schema.optional(described(Int, "Floor of the smallest `price.value` among all matched trips; absent with none.")),
   lowest_price_object: Schema.optional(Price),
-  full_trips_count: Schema.optional(Int),
-  total_trip_count_to_display: Schema.optional(Int),
-  sorting_algorithm: Schema.optional(Schema.String),
-  has_bus: Schema.optional(Schema.Boolean)
+  full_trips_count: Schema.optional(described(Int, "Matched trips with no seat left.")),
+  total_trip_count_to_display: Schema.optional(described(Int, "Trips matched, as `pager.total`.")),
+  sorting_algorithm: Schema.optional(described(Schema.String, "The sort applied: `trip_date` or `trip_price`.")),
+  has_bus: Schema.optional(described(Schema.Boolean, "Always false."))
 }).annotations({
   identifier: "SearchResponse",
   description: "A page of matched trips with paging, top trips (up to 3 automatic-booking trips with seats, cheapest per km first, on page 1), facets and figures of the asked axis (`distance`, `duration`, `recommended_price`, `savings`: present when both places are known; `lowest_price`: absent with no trips)."
@@ -194,31 +203,31 @@ export const TripDetail = Schema.Struct({
   departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)).annotations({
     description: "The departure as ISO 8601 with the local UTC offset."
   }),
-  is_passed: Schema.Boolean,
-  seats_count_origin: Int,
-  main_permanent_id: Schema.optional(Schema.String),
-  comment: Schema.optional(Schema.String),
+  is_passed: described(Schema.Boolean, "The segment's departure is past."),
+  seats_count_origin: described(Int, "Seats the trip was first published with."),
+  main_permanent_id: Schema.optional(described(Schema.String, "The whole trip's id, on a segment's details.")),
+  comment: Schema.optional(described(Schema.String, "The driver's text.")),
   car: Car,
   viaggio_rosa: Schema.Boolean,
   is_comfort: Schema.Boolean,
   freeway: Schema.Boolean,
   luggage: Schema.optional(Schema.Literal("SMALL", "MIDDLE", "BIG")),
-  stop_overs: Schema.Array(Place),
+  stop_overs: described(Schema.Array(Place), "Every waypoint of the whole trip; the segment's ends carry `departure_place` / `arrival_place`."),
   detour: Schema.optional(Schema.Literal("ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS")),
   schedule: Schema.optional(Schema.Literal("NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES")),
-  question_response_count: Schema.optional(Int),
-  bucketing_eligible: Schema.Boolean,
+  question_response_count: Schema.optional(described(Int, "Questions the driver answered.")),
+  bucketing_eligible: described(Schema.Boolean, "Always false."),
   booking_mode: Schema.Literal("auto", "manual"),
   booking_type: Schema.Literal("online", "onboard", "no_booking"),
-  is_booking_allowed: Schema.Boolean,
+  is_booking_allowed: described(Schema.Boolean, "The trip has a booking system, a free seat, and has not left."),
   view_count: Int,
-  cross_border_alert: Schema.Boolean,
-  trip_plan: Schema.Array(PlanEntry),
+  cross_border_alert: described(Schema.Boolean, "Some waypoint is in another country than the segment's departure."),
+  trip_plan: described(Schema.Array(PlanEntry), "Every waypoint of the whole trip with its local date."),
   messaging_status: Schema.Literal("public", "private"),
-  passengers: Schema.Array(PassengerItem),
-  display_contact: Schema.Boolean,
+  passengers: described(Schema.Array(PassengerItem), "Passengers already booked (never the driver)."),
+  display_contact: described(Schema.Boolean, "The driver is contacted directly (no booking system)."),
   vehicle_pictures: Schema.Array(PictureItem),
-  can_report: Schema.Boolean
+  can_report: described(Schema.Boolean, "Always true.")
 }).annotations({
   identifier: "TripDetail",
   description: "One trip, or one segment of it (`{id}_{i}_{j}`, which carries `main_permanent_id`). `stop_overs` and `trip_plan` list every waypoint of the whole trip."
