@@ -104,7 +104,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
   })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
-  // oversized headers) never reach Express: they get the spec's Error object all the same.
+  // oversized headers) never reach Express: they get the Error object all the same.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy()

@@ -192,7 +192,7 @@ const encode = (
   }
 }
 
-/** The spec's Error object for a reply, with `Retry-After` when it has one. */
+/** The Error object for a reply, with `Retry-After` when it has one. */
 const encodeError = (
   format: ResponseFormat,
   reply: ErrorReply,

@@ -112,7 +112,7 @@ export const errorReplyOfCause = (cause: Cause.Cause<unknown>, requestId: string
     onSome: (error) => errorReplyOf(error, requestId)
   })
 
-/** The spec's Error object. */
+/** The Error object (docs/API.md, Error). */
 export const errorBody = (reply: ErrorReply, supportLink: string): JsonObject => ({
   error: {
     code: String(reply.status),

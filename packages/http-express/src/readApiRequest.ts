@@ -18,7 +18,7 @@ export type ApiRoute =
   | { readonly _tag: "Details"; readonly id: string }
   | { readonly _tag: "Threads"; readonly id: string }
 
-/** Where the key of a request may be (SEMANTICS §9): the `key` header wins over the query's. */
+/** Where the key of a request may be (docs/API.md, Keys): the `key` header wins over the query's. */
 export interface KeySources {
   readonly header: string | undefined
   readonly query: string | ReadonlyArray<string> | undefined

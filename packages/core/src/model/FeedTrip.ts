@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CurrencyCode, MINOR_DIGITS } from "./Locale.js"
 
 /**
- * One line of the trip feed (NDJSON), exactly as SEMANTICS.md §1 defines it. Decoding with
+ * One line of the trip feed (NDJSON), the import format. Decoding with
  * `onExcessProperty: "error"` (see `decodeFeedTrip`) rejects unknown fields.
  */
 

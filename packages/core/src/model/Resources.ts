@@ -1,14 +1,14 @@
 import { Option, Schema, SchemaAST } from "effect"
 
 /**
- * The spec's resources as Schemas. They decode our responses and the real recorded responses of
+ * The API's resources as Schemas. They decode our responses and the real recorded responses of
  * the historical service (kept outside this repository), so fields that the recordings do not always
  * carry are optional, and open value sets (colours, categories) are plain strings.
  */
 
 // A plain `integer` in the OpenAPI document, without the refinement's built-in title.
 const Int = Schema.Number.pipe(Schema.filter(Number.isInteger, { jsonSchema: { type: "integer" }, message: () => "must be an integer" }))
-/** `recommended_price` and `savings`: "integer or numeric string" in the spec. */
+/** `recommended_price` and `savings`: an integer or a numeric string, as the historical service sent them. */
 const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)).annotations({ description: "A number written as a string." }))
 
 export const Links = Schema.Struct({

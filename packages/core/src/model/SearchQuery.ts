@@ -97,7 +97,7 @@ const FieldList = Schema.transformOrFail(Schema.String, Schema.Array(Schema.Stri
 const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 const Radius = IntParam(1, 500)
 
-/** Every parameter of `GET /api/v2/trips` (spec + SEMANTICS §2, §4), as received. */
+/** Every parameter of `GET /api/v2/trips` (docs/API.md), as received. */
 export const SearchParams = Schema.Struct(withParameterDocs(SEARCH_PARAMETER_DOCS, {
   locale: LocaleCode.annotations({ message: (i) => `must be one of ${LOCALES.join(", ")}, got "${String(i.actual)}"` }),
   cur: CurrencyCode.annotations({ message: (i) => `must be the locale's currency, got "${String(i.actual)}"` }),

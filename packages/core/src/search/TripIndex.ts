@@ -25,7 +25,7 @@ const END_LAST = 2
 const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
 const NO_BOOKING = 2
 
-// Filter bits: a trip failing exactly one faceted filter still counts in that facet (SEMANTICS §7).
+// Filter bits: a trip failing exactly one faceted filter still counts in that facet (docs/API.md, Facets).
 const F_SEATS = 1
 const F_DATE = 2
 const F_HOUR = 4
@@ -630,7 +630,7 @@ export class TripIndex {
     const dF = this.distF
     const dT = this.distT
 
-    // Per-request price conversion factors, per trip currency (SEMANTICS §6).
+    // Per-request price conversion factors, per trip currency (docs/API.md, Prices).
     const cur = req.currency
     const toFactor = scaledRate(req.rates[cur]) * 10 ** MINOR_DIGITS[cur]
     const fromFactor = CURRENCIES.map((c) => scaledRate(req.rates[c]) * 10 ** MINOR_DIGITS[c])
