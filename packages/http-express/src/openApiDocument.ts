@@ -133,7 +133,7 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const ok = (description: string, schemaName: string) => ({
   description,
   headers: { "Cache-Control": header("`private, max-age=600`."), ...RATE_HEADERS },
-  content: { "application/json": { schema: ref(schemaName) }, "application/xml": XML(description) }
+  content: { "application/json": { schema: ref(schemaName) }, "application/xml": XML(`The ${schemaName}`) }
 })
 
 /** Errors any keyed GET of the API may answer. */
@@ -208,7 +208,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           description: "Matched trips (or segments of trips) between two places, filtered, sorted and paged, with top trips and facets.",
           parameters: queryParameters(SearchParams),
           responses: {
-            "200": ok("The search response.", "SearchResponse"),
+            "200": ok("The search response. With `fields`, only the named fields (trimmed trips may lack fields marked always present).", "SearchResponse"),
             ...keyedErrors,
             "404": responseRef("PlaceNotFound"),
             "503": responseRef("Overloaded")

@@ -193,4 +193,16 @@ describe("answers of a real listening server validate against the document", () 
     expect((await check("/api/v2/trips/{id}", `/api/v2/trips/x?locale=fr_FR&q=${"a".repeat(9000)}`)).status).toBe(414)
     expect((await check("/health", "/health", {})).status).toBe(200)
   })
+
+  it("answers XML under the media type the document lists for that status", async () => {
+    for (const query of ["locale=fr_FR&cur=EUR&fn=Paris&_format=xml", "locale=fr_FR&cur=EUR&limit=500&_format=xml"]) {
+      const response = await fetch(`${running.base}/api/v2/trips?${query}`, { headers: { key } })
+      const documented = document.paths["/api/v2/trips"].get.responses[String(response.status)] as Json
+      const resolved = documented.$ref ? document.components.responses[documented.$ref.split("/").pop()] : documented
+      const type = response.headers.get("content-type")!.split(";")[0]!
+      expect(Object.keys(resolved.content), query).toContain(type)
+      expect(type).toBe("application/xml")
+      expect(await response.text()).toMatch(/^<\?xml[^>]*>\s*<response>/)
+    }
+  })
 })
