@@ -12,6 +12,7 @@ import {
   corsHeaders,
   createApp,
   errorBody,
+  type ErrorReply,
   fdLines,
   jsonLineLogger,
   type RequestLogger,
@@ -135,13 +136,13 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
   })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
-  // oversized headers) never reach Express: they get the spec's Error object all the same.
+  // oversized headers) never reach Express: they get the Error object all the same.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy()
       return
     }
-    const reply =
+    const reply: ErrorReply =
       error.code === "HPE_HEADER_OVERFLOW"
         ? { status: 431, token: "request.headers_too_large", message: "The request headers are larger than 16 KiB" }
         : error.code === "ERR_HTTP_REQUEST_TIMEOUT"

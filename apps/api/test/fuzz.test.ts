@@ -11,7 +11,7 @@ import { ensureDataset } from "../src/ensureDataset.js"
 
 /**
  * Thousands of random and malformed requests against the real server (worker pool, SQLite store,
- * gazetteer): never a 5xx, every body a valid response or the spec's Error object in the format
+ * gazetteer): never a 5xx, every body a valid response or the Error object in the format
  * announced, the process still serving, and the key never echoed, logged or written to the query log.
  */
 

@@ -2,7 +2,7 @@
 export type RawParams = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 /**
- * What the use-cases need to build links (SEMANTICS §8): configured base URLs (never the Host
+ * What the use-cases need to build links (docs/API.md, Resources): configured base URLs (never the Host
  * header) and the request as asked, with the API key already removed from `query`.
  */
 export interface RequestContext {

@@ -10,7 +10,7 @@ const rejected = (extra: Record<string, string | Array<string>>, withBase = true
   return r.left
 }
 
-// Each invalid value of SEMANTICS §4 and the spec, with the parameter the 400 must name.
+// Each invalid value of a search parameter, with the parameter the 400 must name.
 const INVALID: ReadonlyArray<[string, Record<string, string | Array<string>>, string, boolean?]> = [
   ["locale absent", { cur: "EUR" }, "locale", false],
   ["locale unknown", { locale: "fr_CA", cur: "EUR" }, "locale", false],
@@ -87,7 +87,7 @@ const VALID: ReadonlyArray<[string, Record<string, string>]> = [
   ["empty optional parameter ignored", { fn: "", seats: "" }]
 ]
 
-describe("search parameters (SEMANTICS §4)", () => {
+describe("search parameters (docs/API.md)", () => {
   it.each(INVALID)("400 for %s", (_, extra, parameter, withBase = true) => {
     const error = rejected(extra, withBase)
     expect(error._tag).toBe("InvalidParameter")

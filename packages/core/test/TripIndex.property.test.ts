@@ -89,7 +89,7 @@ describe("TripIndex against the brute-force reference", () => {
     }
   })
 
-  it("returns only segments that satisfy every filter of SEMANTICS §3 and §4", () => {
+  it("returns only segments that satisfy every filter of the search parameters", () => {
     const satisfies = (r: IndexRecord, h: SegmentHit, req: MatchRequest): void => {
       const n = r.lat.length - 1
       expect(h.i).toBeLessThan(h.j)

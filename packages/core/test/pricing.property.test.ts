@@ -5,7 +5,7 @@ import {
   type CurrencyCode
 } from "@tripsearch/core"
 
-// SEMANTICS §6 rates written as decimal strings, so the reference never touches a binary float.
+// The default rates written as decimal strings, so the reference never touches a binary float.
 const RATE_TEXT: Record<CurrencyCode, string> = {
   EUR: "1", GBP: "0.85", CZK: "25", HRK: "7.5345", HUF: "400", INR: "90", MXN: "20", PLN: "4.3", RON: "5", RSD: "117",
   RUB: "100", TRY: "35", UAH: "45"

@@ -35,7 +35,7 @@ let shared: TripNetwork | undefined
 /**
  * Radius of an agglomeration around a core town of `population`: 10 km for a town of 100,000,
  * 20 km for a city of a million, at most 25 km, so that its towns stay within the default search
- * radius of an axis of 250 km or more around the core (SEMANTICS §3: 10% of the axis).
+ * radius of an axis of 250 km or more around the core (docs/API.md, Searching: 10% of the axis).
  */
 export const agglomerationRadiusKm = (population: number): number => Math.min(25, Math.max(8, 20 * (population / 1e6) ** 0.3))
 

@@ -19,7 +19,7 @@ const SHARES: Readonly<Record<string, readonly [weight: number, languages: Reado
   HR: [1, ["hr"], true], RS: [1, ["sr"], true]
 }
 
-/** The countries trips start in: those of the 23 locales (SEMANTICS §1), each with its locale's currency. */
+/** The countries trips start in: those of the 23 locales (the feed format, `FeedTrip`), each with its locale's currency. */
 export const COUNTRY_PROFILES: ReadonlyArray<CountryProfile> = Object.entries(SHARES).map(([country, [weight, languages, crossBorder]]) => {
   const locale = LOCALES.find((l) => LOCALE_TABLE[l].country === country)!
   return { country, weight, languages, currency: LOCALE_TABLE[locale].currency, crossBorder }

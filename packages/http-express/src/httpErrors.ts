@@ -1,10 +1,35 @@
 import { Cause, Option } from "effect"
 import type { JsonObject } from "@tripsearch/core"
 
+/**
+ * Every `developper-message` token the service can answer, with its HTTP status and when it is
+ * sent. Replies are typed by it and the OpenAPI document lists it, so the two cannot drift.
+ */
+export const ERROR_TOKENS = {
+  "parameter.invalid": { status: 400, when: "A query parameter (or the trip id's percent-encoding) breaks its rule; the message names the parameter and the rule." },
+  "parameter.missing": { status: 400, when: "A required parameter (`locale`, `cur` on a search) is absent." },
+  "request.malformed": { status: 400, when: "Node's HTTP parser refuses the request (e.g. a target without a leading `/`)." },
+  "auth.missing_key": { status: 401, when: "No API key, in the `key` header or the `key` query parameter." },
+  "auth.invalid_key": { status: 403, when: "The API key is unknown or revoked." },
+  "place.not_found": { status: 404, when: "A place name (`fn`, `tn`) resolves to no city. Counts against the quota." },
+  "trip.not_found": { status: 404, when: "No active trip has this id, or the segment `{id}_{i}_{j}` is not one of the trip's. Counts against the quota." },
+  "resource.not_found": { status: 404, when: "No resource at this path." },
+  "method.not_allowed": { status: 405, when: "Any method but GET (HEAD and OPTIONS included); the answer carries `Allow: GET`." },
+  "request.timeout": { status: 408, when: "The request was not received within 30 s." },
+  "request.body_not_allowed": { status: 413, when: "The request carries a body." },
+  "request.uri_too_long": { status: 414, when: "The request target is longer than 8 KiB." },
+  "quota.exceeded": { status: 429, when: "The key's daily quota is spent; `Retry-After` gives the seconds until the next UTC midnight." },
+  "request.headers_too_large": { status: 431, when: "The request headers are larger than 16 KiB." },
+  "service.error": { status: 500, when: "An internal error; the message quotes the request id and nothing else." },
+  "service.overloaded": { status: 503, when: "Too many searches are waiting for a worker; retry after `Retry-After` seconds." }
+} as const satisfies Record<string, { readonly status: number; readonly when: string }>
+
+export type ErrorToken = keyof typeof ERROR_TOKENS
+
 /** An HTTP error answer before rendering: status, `developper-message` token and human message. */
 export interface ErrorReply {
   readonly status: number
-  readonly token: string
+  readonly token: ErrorToken
   readonly message: string
   /** Seconds for the `Retry-After` header (429, 503). */
   readonly retryAfterSeconds?: number
@@ -87,7 +112,7 @@ export const errorReplyOfCause = (cause: Cause.Cause<unknown>, requestId: string
     onSome: (error) => errorReplyOf(error, requestId)
   })
 
-/** The spec's Error object. */
+/** The Error object (docs/API.md, Error). */
 export const errorBody = (reply: ErrorReply, supportLink: string): JsonObject => ({
   error: {
     code: String(reply.status),

@@ -47,7 +47,7 @@ export const secondsToUtcMidnight = (nowMs: number): number => {
 }
 
 /**
- * Keys and quotas (SEMANTICS §9): the key from the `key` header, else the query's (given at most
+ * Keys and quotas (docs/API.md, Keys): the key from the `key` header, else the query's (given at most
  * once); none is 401, unknown or revoked 403; a spent daily quota answers 429 until the next UTC
  * midnight without running the use-case. The request counts when it answered 200 or 404.
  */

@@ -18,7 +18,7 @@ export type ApiRoute =
   | { readonly _tag: "Details"; readonly id: string }
   | { readonly _tag: "Threads"; readonly id: string }
 
-/** Where the key of a request may be (SEMANTICS §9): the `key` header wins over the query's. */
+/** Where the key of a request may be (docs/API.md, Keys): the `key` header wins over the query's. */
 export interface KeySources {
   readonly header: string | undefined
   readonly query: string | ReadonlyArray<string> | undefined
@@ -32,6 +32,7 @@ export type ReadRequest =
   | { readonly _tag: "Health"; readonly apiRequest: false }
   /** `OPTIONS` on a resource: a CORS preflight (`Origin` and `Access-Control-Request-Method`) or a plain one. */
   | { readonly _tag: "Options"; readonly apiRequest: false; readonly preflight: boolean }
+  | { readonly _tag: "OpenApi"; readonly apiRequest: false }
   | {
       readonly _tag: "Refused"
       readonly apiRequest: boolean
@@ -68,6 +69,7 @@ export const DEFAULT_MAX_URL_LENGTH = 8 * 1024
 // non-empty path segment.
 const API_ROUTE = /^\/api\/v2\/trips(?:\/([^/]+?))?(\/threads)?\/?$/i
 const HEALTH_ROUTE = /^\/health\/?$/i
+const OPENAPI_ROUTE = /^\/api\/v2\/openapi\.json$/i
 
 /** A header's value as one string (a repeated header joined, as Node does). */
 export const headerOf = (headers: ApiRequest["headers"], name: string): string | undefined => {
@@ -111,9 +113,10 @@ const refused = (
 
 /**
  * Reads a request, in the order the service answers it: the target length (414), the method
- * (405 but GET, HEAD and OPTIONS), a body (413), the route (`/health`; the API routes; else 404
- * `resource.not_found`), `OPTIONS` (answered there), the trip id's percent-encoding, the query
- * string's (400), then `_format` and `Accept`. HEAD is read as GET. Pure: no use-case runs here.
+ * (405 but GET, HEAD and OPTIONS), a body (413), the route (`/health`, `/api/v2/openapi.json`;
+ * the API routes; else 404 `resource.not_found`), `OPTIONS` (answered there), the trip id's
+ * percent-encoding, the query string's (400), then `_format` and `Accept`. HEAD is read as GET.
+ * Pure: no use-case runs here.
  */
 export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): ReadRequest => {
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH
@@ -143,12 +146,13 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     )
   }
   const m = API_ROUTE.exec(path)
-  const resource = HEALTH_ROUTE.test(path) || (m !== null && !(m[2] !== undefined && m[1] === undefined))
+  const resource = HEALTH_ROUTE.test(path) || OPENAPI_ROUTE.test(path) || (m !== null && !(m[2] !== undefined && m[1] === undefined))
   if (isOptions && (resource || path === "*")) {
     const preflight = headerOf(request.headers, "origin") !== undefined && headerOf(request.headers, "access-control-request-method") !== undefined
     return { _tag: "Options", apiRequest: false, preflight }
   }
   if (HEALTH_ROUTE.test(path)) return { _tag: "Health", apiRequest: false }
+  if (OPENAPI_ROUTE.test(path)) return { _tag: "OpenApi", apiRequest: false }
   if (m === null || !resource) {
     return refused(bestEffortFormat(query, accept), {
       status: 404,

@@ -1,7 +1,7 @@
 import { XMLBuilder } from "fast-xml-parser"
 import type { JsonValue } from "@tripsearch/core"
 
-/** Element name of each item of an array, by the array's name (SEMANTICS §10). */
+/** Element name of each item of an array, by the array's name (docs/API.md, XML). */
 export const XML_SINGULARS: Readonly<Record<string, string>> = {
   trips: "trip",
   top_trips: "trip",
@@ -77,7 +77,7 @@ const toNode = (name: string, value: JsonValue): BuilderNode => {
 }
 
 /**
- * The XML form of a response (SEMANTICS §10): root `response`, one element per field in JSON
+ * The XML form of a response (docs/API.md, XML): root `response`, one element per field in JSON
  * order, arrays as an element holding one child per item (named by `XML_SINGULARS`), booleans
  * `true`/`false`, text XML-escaped.
  */

@@ -293,7 +293,7 @@ describe("createApp over a real listening server", () => {
       }
     })
 
-    it("renders a search response as XML per SEMANTICS §10", async () => {
+    it("renders a search response as XML, root `response` and singular item names", async () => {
       const response = await get(`${search}&_format=xml`, { key: KEY })
       const text = await response.text()
       expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true)

@@ -11,7 +11,7 @@ describe("toXml", () => {
     expect(xml).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<response><b>1</b><a>true</a><c>false</c><d>x</d><e><z>2.5</z><y>0</y></e></response>')
   })
 
-  it("names array items by the singular table of SEMANTICS §10", () => {
+  it("names array items by the singular table of the XML form", () => {
     for (const [plural, singular] of Object.entries(XML_SINGULARS)) {
       const xml = toXml({ [plural]: ["a", "b"] })
       expect(xml).toContain(`<${plural}><${singular}>a</${singular}><${singular}>b</${singular}></${plural}>`)

@@ -29,7 +29,7 @@ const UPSERT = `
 export const currentSeq = (db: SqliteDatabase): number => db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck().get() as number
 
 /**
- * Imports one NDJSON trip feed (SEMANTICS §1), all or nothing: every line is decoded with core's
+ * Imports one NDJSON trip feed (the feed format, `FeedTrip`), all or nothing: every line is decoded with core's
  * `decodeFeedLine` and written, as it is read, inside one write transaction; blank lines are
  * skipped. If any line is bad (or an id repeats within the file) the transaction is rolled back,
  * the store is left exactly as it was, and every bad line is returned as `line N: field: reason`.

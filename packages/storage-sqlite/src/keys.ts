@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto"
 import type { ApiKey, KeyTier } from "@tripsearch/core"
 import type { SqliteDatabase } from "./openDatabase.js"
 
-/** SEMANTICS §9: basic keys get 10,000 requests per UTC day. */
+/** Basic keys get 10,000 requests per UTC day. */
 export const BASIC_DAILY_LIMIT = 10_000
 /** Default daily limit of a production key (configurable per key). */
 export const PRODUCTION_DAILY_LIMIT = 1_000_000

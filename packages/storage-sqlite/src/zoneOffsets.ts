@@ -28,7 +28,7 @@ export const cachedOffsetAt = (lat: number, lon: number, utcMs: number): number 
 
 /**
  * UTC offset (minutes) of each waypoint's own zone at the instant the trip passes there:
- * waypoint k is at `departure_time + offset_min[k]` minutes (SEMANTICS §1).
+ * waypoint k is at `departure_time + offset_min[k]` minutes (the feed format, `FeedTrip`).
  */
 export const zoneOffsetsOf = (trip: FeedTrip): ReadonlyArray<number> => {
   const departureMs = Date.parse(trip.departure_time)

@@ -1,4 +1,4 @@
-/** Mean Earth radius used by SEMANTICS §3. */
+/** Mean Earth radius of the great-circle distances (docs/API.md, Searching). */
 export const EARTH_RADIUS_KM = 6371.0088
 
 const RAD = Math.PI / 180

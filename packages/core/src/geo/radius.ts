@@ -5,7 +5,7 @@ export interface Point {
   readonly lon: number
 }
 
-/** Radius when only one place is known (SEMANTICS §3). */
+/** Radius when only one place is known (docs/API.md, Searching). */
 export const SINGLE_PLACE_RADIUS_KM = 20
 
 /** Default radius with both places: 10% of the axis, at least 5 km. */

@@ -4,14 +4,15 @@ import { checkLocaleAndCurrency, currenciesOf, currencyRule, FORMATS, oneOf } fr
 import { paramValues, toInvalidParameter } from "./paramValues.js"
 import type { RawParams } from "../RequestContext.js"
 import { CurrencyCode, LocaleCode } from "./Locale.js"
+import { DETAILS_PARAMETER_DOCS, withParameterDocs } from "./parameterDocs.js"
 
 /** Parameters of `GET /api/v2/trips/{id}`: `cur` is optional there and defaults to the locale's currency. */
-const DetailsParams = Schema.Struct({
+export const DetailsParams = Schema.Struct(withParameterDocs(DETAILS_PARAMETER_DOCS, {
   // Checked first, with their own messages, by checkLocaleAndCurrency (decodeDetailsQuery).
   locale: LocaleCode,
   cur: Schema.optional(CurrencyCode),
   _format: Schema.optional(oneOf(FORMATS))
-}).pipe(
+})).pipe(
   Schema.filter((q) =>
     q.cur === undefined || currenciesOf(q.locale).includes(q.cur) ? true : { path: ["cur"], message: currencyRule(q.locale, q.cur) }
   )

@@ -2,7 +2,7 @@ import { type ParseResult, Schema } from "effect"
 import { CURRENCIES, MINOR_DIGITS } from "./Locale.js"
 
 /**
- * One line of the trip feed (NDJSON), exactly as SEMANTICS.md §1 defines it. Decoding with
+ * One line of the trip feed (NDJSON), the import format. Decoding with
  * `onExcessProperty: "error"` (see `decodeFeedTrip`) rejects unknown fields.
  */
 
@@ -40,7 +40,7 @@ const Url = Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/)).annotations(r
 const CountryCode = Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/)).annotations(rule("must be an ISO 3166-1 alpha-2 code (two upper-case letters)"))
 const ArrayOf = <S extends Schema.Schema.Any>(item: S, what: string) => Schema.Array(item).annotations(shape(`must be an array of ${what}`))
 
-/** A colour as the API answers it: six upper-case hex digits without `#` (SEMANTICS §1). */
+/** A colour as the API answers it: six upper-case hex digits without `#` (the feed format, `FeedTrip`). */
 export const canonicalColorHexa = (hexa: string): string => hexa.replace("#", "").toUpperCase()
 
 /** `RRGGBB` or `#RRGGBB`, either case, kept as six upper-case hex digits without `#`. */

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** The 13 currencies of the spec's locale table, with their minor digits (SEMANTICS §6). */
+/** The 13 currencies of the locale table, with their minor digits (docs/API.md, Prices). */
 export const CURRENCIES = ["EUR", "GBP", "CZK", "HRK", "HUF", "INR", "MXN", "PLN", "RON", "RSD", "RUB", "TRY", "UAH"] as const
 export type CurrencyCode = (typeof CURRENCIES)[number]
 export const CurrencyCode = Schema.Literal(...CURRENCIES)
@@ -12,7 +12,7 @@ export const MINOR_DIGITS: Readonly<Record<CurrencyCode, 0 | 2>> = {
 
 /**
  * Whether `price` carries the commission (`with`) or the driver's net price (`net`) in a locale's
- * country (SEMANTICS §6).
+ * country (docs/API.md, Prices).
  */
 export type PriceMode = "with" | "net"
 

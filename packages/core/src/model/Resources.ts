@@ -1,22 +1,29 @@
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 
 /**
- * The spec's resources as Schemas. They decode our responses and the real recorded responses of
- * the historical service (`shared/fixtures/real`), so fields that the recordings do not always
+ * The API's resources as Schemas. They decode our responses and the real recorded responses of
+ * the historical service (kept outside this repository), so fields that the recordings do not always
  * carry are optional, and open value sets (colours, categories) are plain strings.
  */
 
-const Int = Schema.Number.pipe(Schema.int())
-/** `recommended_price` and `savings`: "integer or numeric string" in the spec. */
-const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)))
+// A plain `integer` in the OpenAPI document, without the refinement's built-in title.
+const Int = Schema.Number.pipe(Schema.filter(Number.isInteger, { jsonSchema: { type: "integer" }, message: () => "must be an integer" }))
+/** `recommended_price` and `savings`: an integer or a numeric string, as the historical service sent them. */
+const IntOrNumericString = Schema.Union(Int, Schema.String.pipe(Schema.pattern(/^-?\d+(\.\d+)?$/)).annotations({ description: "A number written as a string." }))
 
 export const Links = Schema.Struct({
   _self: Schema.String,
   _front: Schema.optional(Schema.String),
   _threads: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "Links",
+  description: "`_self`: this object on the service (the query as asked, without `key`); `_front`: the same search or trip on the website; `_threads`: the trip's public questions and answers."
 })
 
-export const Pager = Schema.Struct({ page: Int, pages: Int, total: Int, limit: Int })
+export const Pager = Schema.Struct({ page: Int, pages: Int, total: Int, limit: Int }).annotations({
+  identifier: "Pager",
+  description: "`total`: trips matched; `pages`: `ceil(total / limit)` (0 when `limit` is 0)."
+})
 
 export const Price = Schema.Struct({
   value: Schema.Number,
@@ -24,9 +31,15 @@ export const Price = Schema.Struct({
   symbol: Schema.String,
   string_value: Schema.String,
   price_color: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "Price",
+  description: "An amount in the asked currency, formatted for the locale. `price_color` (GREEN, ORANGE or RED) compares the net price with a reference price for the distance; it is absent on `commission` and `lowest_price_object`."
 })
 
-export const ValueObject = Schema.Struct({ value: Int, unity: Schema.String })
+export const ValueObject = Schema.Struct({ value: Int, unity: Schema.String }).annotations({
+  identifier: "ValueObject",
+  description: "A duration (`unity` `s`, seconds) or a distance (`unity` `km`)."
+})
 
 export const Place = Schema.Struct({
   city_name: Schema.String,
@@ -37,6 +50,9 @@ export const Place = Schema.Struct({
   meeting_point_id: Schema.optional(Int),
   departure_place: Schema.optional(Schema.Boolean),
   arrival_place: Schema.optional(Schema.Boolean)
+}).annotations({
+  identifier: "Place",
+  description: "A waypoint. `departure_place` / `arrival_place` appear on `stop_overs` entries only, on the asked segment's ends."
 })
 
 export const MeetingPoint = Schema.Struct({
@@ -49,7 +65,7 @@ export const MeetingPoint = Schema.Struct({
   longitude: Schema.Number,
   country_code: Schema.String,
   tags: Schema.optional(Schema.Array(Schema.String))
-})
+}).annotations({ identifier: "MeetingPoint" })
 
 export const Car = Schema.Struct({
   id: Schema.optional(Schema.String),
@@ -62,19 +78,48 @@ export const Car = Schema.Struct({
   number_of_seat: Schema.optional(Int),
   category: Schema.optional(Schema.String),
   picture: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "Car",
+  description: "The trip's car. Search results carry id, make, model, comfort, comfort_nb_star and category; details add color, color_hexa, number_of_seat and picture when known."
 })
 
 const Routing = Schema.Struct({
   proximity: Schema.String,
   routes: Schema.Array(Schema.Struct({ distance_in_meters: Int, type: Schema.String }))
+}).annotations({
+  identifier: "PassengerRouting",
+  description: "How far the asked place is from the segment's end: `proximity` CLOSE (< 2 km), MIDDLE (< 10 km) or FAR; one route AS_THE_CROW_FLIES."
 })
 
 const DATE = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/
 
+// The spec leaves these items open, and the recordings vary; the document states what this
+// service sends (feed passengers without the driver; picture URLs).
+const PassengerItem = Schema.Unknown.annotations({
+  jsonSchema: {
+    type: "object",
+    required: ["id", "display_name"],
+    properties: { id: { type: "string" }, display_name: { type: "string" }, picture: { type: "string" } },
+    additionalProperties: false
+  }
+})
+const PictureItem = Schema.Unknown.annotations({ jsonSchema: { type: "string", description: "A picture URL." } })
+
+/**
+ * A field's meaning in the OpenAPI document. A schema with its own JSON Schema annotation (`Int`)
+ * would drop a plain description, so the description goes into that annotation too.
+ */
+const described = <S extends Schema.Schema.Any>(schema: S, description: string): S => {
+  const own = Option.getOrUndefined(SchemaAST.getJSONSchemaAnnotation(schema.ast))
+  return schema.annotations(own === undefined ? { description } : { description, jsonSchema: { ...own, description } }) as S
+}
+
 /** What a search trip and a trip detail both carry about the segment. */
 const SegmentFields = {
   links: Links,
-  departure_date: Schema.String.pipe(Schema.pattern(DATE)),
+  departure_date: Schema.String.pipe(Schema.pattern(DATE)).annotations({
+    description: "Local date and time at the segment's departure, `DD/MM/YYYY HH:MM:SS`."
+  }),
   departure_place: Place,
   arrival_place: Place,
   departure_meeting_point: Schema.optional(MeetingPoint),
@@ -82,11 +127,11 @@ const SegmentFields = {
   price_with_commission: Price,
   price_without_commission: Price,
   commission: Price,
-  seats_left: Int,
-  seats: Int,
+  seats_left: described(Int, "Seats still free."),
+  seats: described(Int, "Seats the driver offers."),
   duration: ValueObject,
   distance: ValueObject,
-  permanent_id: Schema.String
+  permanent_id: described(Schema.String, "The trip id for the whole trip, `{id}_{i}_{j}` for the segment from waypoint i to waypoint j; the details address takes both.")
 }
 
 export const Trip = Schema.Struct({
@@ -94,17 +139,20 @@ export const Trip = Schema.Struct({
   // Some recorded trips have no car at all.
   car: Schema.optional(Car),
   multimodal_id: Schema.optional(Schema.Struct({ source: Schema.String, id: Schema.String })),
-  viaggio_rosa: Schema.Boolean,
-  is_comfort: Schema.Boolean,
-  freeway: Schema.Boolean,
+  viaggio_rosa: described(Schema.Boolean, "A women-only trip."),
+  is_comfort: described(Schema.Boolean, "At most two passengers on the back seats."),
+  freeway: described(Schema.Boolean, "Always true (kept for older clients)."),
   answer_delay: Schema.optional(Int),
   booking_mode: Schema.Literal("auto", "manual"),
   booking_type: Schema.Literal("online", "onboard", "no_booking"),
-  locations_to_display: Schema.optional(Schema.Array(Schema.String)),
+  locations_to_display: Schema.optional(described(Schema.Array(Schema.String), "The city of every waypoint of the whole trip.")),
   departure_passenger_routing: Schema.optional(Routing),
   arrival_passenger_routing: Schema.optional(Routing),
   corridoring_type: Schema.optional(Schema.String),
-  vehicle_pictures: Schema.optional(Schema.Array(Schema.Unknown))
+  vehicle_pictures: Schema.optional(Schema.Array(PictureItem))
+}).annotations({
+  identifier: "Trip",
+  description: "A trip of a search result: the matched segment of a trip (the whole trip, or the part between two of its waypoints, `{id}_{i}_{j}`). `links._self` is its details address."
 })
 
 export const Facet = Schema.Struct({
@@ -112,6 +160,9 @@ export const Facet = Schema.Struct({
   type: Schema.Literal("checkbox", "radio", "custom"),
   // The 2017 recording carries some values as strings, and one item without a value.
   items: Schema.Array(Schema.Struct({ value: Schema.optional(Schema.Union(Int, Schema.String)), count: Int, is_selected: Schema.Boolean }))
+}).annotations({
+  identifier: "Facet",
+  description: "Counts of the matched trips by one criterion (seats, date, hour, price, photo, experience, car_comfort), each over the trips that pass every filter but the facet's own."
 })
 
 export const SearchResponse = Schema.Struct({
@@ -120,21 +171,24 @@ export const SearchResponse = Schema.Struct({
   trips: Schema.Array(Trip),
   top_trips: Schema.optional(Schema.Array(Trip)),
   facets: Schema.optional(Schema.Array(Facet)),
-  distance: Schema.optional(Int),
-  duration: Schema.optional(Int),
+  distance: Schema.optional(described(Int, "Km of the asked axis, when both places are known.")),
+  duration: Schema.optional(described(Int, "Seconds of the asked axis, when both places are known.")),
   recommended_price: Schema.optional(IntOrNumericString),
   savings: Schema.optional(IntOrNumericString),
-  lowest_price: Schema.optional(Int),
+  lowest_price: Schema.optional(described(Int, "Floor of the smallest `price.value` among all matched trips; absent with none.")),
   lowest_price_object: Schema.optional(Price),
-  full_trips_count: Schema.optional(Int),
-  total_trip_count_to_display: Schema.optional(Int),
-  sorting_algorithm: Schema.optional(Schema.String),
-  has_bus: Schema.optional(Schema.Boolean)
+  full_trips_count: Schema.optional(described(Int, "Matched trips with no seat left.")),
+  total_trip_count_to_display: Schema.optional(described(Int, "Trips matched, as `pager.total`.")),
+  sorting_algorithm: Schema.optional(described(Schema.String, "The sort applied: `trip_date` or `trip_price`.")),
+  has_bus: Schema.optional(described(Schema.Boolean, "Always false."))
+}).annotations({
+  identifier: "SearchResponse",
+  description: "A page of matched trips with paging, top trips (up to 3 automatic-booking trips with seats, cheapest per km first, on page 1), facets and figures of the asked axis (`distance`, `duration`, `recommended_price`, `savings`: present when both places are known; `lowest_price`: absent with no trips)."
 })
 export type SearchResponse = typeof SearchResponse.Type
 
 const PlanEntry = Schema.Struct({
-  date: Schema.String.pipe(Schema.pattern(DATE)),
+  date: Schema.String.pipe(Schema.pattern(DATE)).annotations({ description: "Local date and time at the waypoint, `DD/MM/YYYY HH:MM:SS`." }),
   city: Schema.String,
   address: Schema.optional(Schema.String),
   latitude: Schema.Number,
@@ -142,36 +196,41 @@ const PlanEntry = Schema.Struct({
   country_code: Schema.String,
   meeting_point_id: Schema.optional(Int),
   partner_shuttle_enabled: Schema.optional(Schema.Boolean)
-})
+}).annotations({ identifier: "PlanEntry", description: "A waypoint of the trip with its local date." })
 
 export const TripDetail = Schema.Struct({
   ...SegmentFields,
-  departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)),
-  is_passed: Schema.Boolean,
-  seats_count_origin: Int,
-  main_permanent_id: Schema.optional(Schema.String),
-  comment: Schema.optional(Schema.String),
+  departure_date_iso8601: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/)).annotations({
+    description: "The departure as ISO 8601 with the local UTC offset."
+  }),
+  is_passed: described(Schema.Boolean, "The segment's departure is past."),
+  seats_count_origin: described(Int, "Seats the trip was first published with."),
+  main_permanent_id: Schema.optional(described(Schema.String, "The whole trip's id, on a segment's details.")),
+  comment: Schema.optional(described(Schema.String, "The driver's text.")),
   car: Car,
   viaggio_rosa: Schema.Boolean,
   is_comfort: Schema.Boolean,
   freeway: Schema.Boolean,
   luggage: Schema.optional(Schema.Literal("SMALL", "MIDDLE", "BIG")),
-  stop_overs: Schema.Array(Place),
+  stop_overs: described(Schema.Array(Place), "Every waypoint of the whole trip; the segment's ends carry `departure_place` / `arrival_place`."),
   detour: Schema.optional(Schema.Literal("ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS")),
   schedule: Schema.optional(Schema.Literal("NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES")),
-  question_response_count: Schema.optional(Int),
-  bucketing_eligible: Schema.Boolean,
+  question_response_count: Schema.optional(described(Int, "Questions the driver answered.")),
+  bucketing_eligible: described(Schema.Boolean, "Always false."),
   booking_mode: Schema.Literal("auto", "manual"),
   booking_type: Schema.Literal("online", "onboard", "no_booking"),
-  is_booking_allowed: Schema.Boolean,
+  is_booking_allowed: described(Schema.Boolean, "The trip has a booking system, a free seat, and has not left."),
   view_count: Int,
-  cross_border_alert: Schema.Boolean,
-  trip_plan: Schema.Array(PlanEntry),
+  cross_border_alert: described(Schema.Boolean, "Some waypoint is in another country than the segment's departure."),
+  trip_plan: described(Schema.Array(PlanEntry), "Every waypoint of the whole trip with its local date."),
   messaging_status: Schema.Literal("public", "private"),
-  passengers: Schema.Array(Schema.Unknown),
-  display_contact: Schema.Boolean,
-  vehicle_pictures: Schema.Array(Schema.Unknown),
-  can_report: Schema.Boolean
+  passengers: described(Schema.Array(PassengerItem), "Passengers already booked (never the driver)."),
+  display_contact: described(Schema.Boolean, "The driver is contacted directly (no booking system)."),
+  vehicle_pictures: Schema.Array(PictureItem),
+  can_report: described(Schema.Boolean, "Always true.")
+}).annotations({
+  identifier: "TripDetail",
+  description: "One trip, or one segment of it (`{id}_{i}_{j}`, which carries `main_permanent_id`). `stop_overs` and `trip_plan` list every waypoint of the whole trip."
 })
 export type TripDetail = typeof TripDetail.Type
 
@@ -182,4 +241,25 @@ export const ErrorBody = Schema.Struct({
     message: Schema.String,
     "support-link": Schema.String
   })
+}).annotations({
+  identifier: "Error",
+  description: "Every error answer: `code` is the HTTP status, `developper-message` a stable token (see the list of tokens), `message` a human explanation naming the parameter and its rule, `support-link` the token's help page."
+})
+
+/** `GET /api/v2/trips/{id}/threads`: the public questions asked to the driver, and their answers. */
+export const ThreadsResponse = Schema.Struct({
+  links: Links,
+  permanent_id: Schema.String,
+  threads: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      question: Schema.String,
+      asked_at: Schema.String,
+      answer: Schema.optional(Schema.String),
+      answered_at: Schema.optional(Schema.String)
+    }).annotations({ identifier: "Thread", description: "A question (`asked_at`, ISO 8601) and its answer once given." })
+  )
+}).annotations({
+  identifier: "ThreadsResponse",
+  description: "The trip's questions and answers when its messaging is public; an empty list when it is private."
 })

@@ -5,6 +5,7 @@ import type { RawParams } from "../RequestContext.js"
 import { SEARCH_FIELD_NAMES, TRIP_FIELD_NAMES } from "./fieldNames.js"
 import { checkLocaleAndCurrency, currenciesOf, currencyRule, FLAG_VALUES, FORMATS, oneOf, oneOfRule, ORDERS, SORTS } from "./allowedValues.js"
 import { CurrencyCode, LOCALES } from "./Locale.js"
+import { SEARCH_PARAMETER_DOCS, withParameterDocs } from "./parameterDocs.js"
 
 /** A `db`/`de` value: its calendar date, and the local time it stands for ("local epoch ms"). */
 export interface LocalDateParam {
@@ -27,13 +28,13 @@ const IntParam = (min: number, max: number) =>
       return n >= min && n <= max ? ParseResult.succeed(n) : fail(ast, s, `must be an integer from ${min} to ${max}, got ${s}`)
     },
     encode: (n) => ParseResult.succeed(String(n))
-  })
+  }).annotations({ jsonSchema: { type: "integer", minimum: min, maximum: max } })
 
 const Flag = Schema.transformOrFail(Schema.String, Schema.Boolean, {
   strict: true,
   decode: (s, _, ast) => (s === "1" ? ParseResult.succeed(true) : s === "0" ? ParseResult.succeed(false) : fail(ast, s, oneOfRule(FLAG_VALUES, s))),
   encode: (b) => ParseResult.succeed(b ? "1" : "0")
-})
+}).annotations({ jsonSchema: { type: "integer", enum: [0, 1] } })
 
 const COORD = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*\|\s*(-?\d{1,3}(?:\.\d+)?)\s*$/
 const Coordinates = Schema.transformOrFail(Schema.String, Schema.Struct({ lat: Schema.Number, lon: Schema.Number }), {
@@ -48,7 +49,7 @@ const Coordinates = Schema.transformOrFail(Schema.String, Schema.Struct({ lat: S
     return ParseResult.succeed({ lat, lon })
   },
   encode: (p) => ParseResult.succeed(`${p.lat}|${p.lon}`)
-})
+}).annotations({ jsonSchema: { type: "string", pattern: COORD.source } })
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/
 const LocalDate = Schema.transformOrFail(
@@ -71,7 +72,7 @@ const LocalDate = Schema.transformOrFail(
     },
     encode: (p) => ParseResult.succeed(p.date)
   }
-)
+).annotations({ jsonSchema: { type: "string", pattern: DATE.source } })
 
 const TRIP_LISTS = ["trips", "top_trips"]
 
@@ -97,13 +98,13 @@ const FieldList = Schema.transformOrFail(Schema.String, Schema.Array(Schema.Stri
     return ParseResult.succeed(names)
   },
   encode: (a) => ParseResult.succeed(a.join(","))
-})
+}).annotations({ jsonSchema: { type: "string", minLength: 1 } })
 
 const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 const Radius = IntParam(1, 500)
 
-/** Every parameter of `GET /api/v2/trips` (spec + SEMANTICS §2, §4), as received. */
-const SearchParams = Schema.Struct({
+/** Every parameter of `GET /api/v2/trips` (docs/API.md), as received. */
+export const SearchParams = Schema.Struct(withParameterDocs(SEARCH_PARAMETER_DOCS, {
   // Checked first, with their own messages, by checkLocaleAndCurrency (decodeSearchQuery).
   locale: oneOf(LOCALES),
   cur: CurrencyCode,
@@ -130,7 +131,7 @@ const SearchParams = Schema.Struct({
   shortlines: Schema.optionalWith(Flag, { default: () => false }),
   pmin: Schema.optional(IntParam(0, 1_000_000_000)),
   pmax: Schema.optional(IntParam(0, 1_000_000_000))
-}).pipe(
+})).pipe(
   // Rules between parameters, each reported on the parameter a client must change.
   Schema.filter((q) => {
     if (!currenciesOf(q.locale).includes(q.cur)) return { path: ["cur"], message: currencyRule(q.locale, q.cur) }

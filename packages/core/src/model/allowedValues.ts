@@ -4,7 +4,7 @@ import { type CurrencyCode, isLocaleCode, LOCALE_TABLE, type LocaleCode, LOCALES
 
 /** Response formats, the values of `_format`. */
 export const FORMATS = ["json", "xml"] as const
-/** Values of `sort` (SEMANTICS §5). */
+/** Values of `sort` (docs/API.md, Searching). */
 export const SORTS = ["trip_date", "trip_price"] as const
 /** Values of `order`. */
 export const ORDERS = ["asc", "desc"] as const
@@ -25,7 +25,7 @@ export const oneOfRule = (values: ReadonlyArray<string>, actual: unknown): strin
 export const oneOf = <const L extends ReadonlyArray<string>>(values: L) =>
   Schema.Literal(...values).annotations({ message: (issue) => ({ message: oneOfRule(values, issue.actual), override: true }) })
 
-/** The currencies `cur` accepts with a locale: its default, then its alternative (SEMANTICS §4). */
+/** The currencies `cur` accepts with a locale: its default, then its alternative (docs/API.md, Prices). */
 export const currenciesOf = (locale: LocaleCode): ReadonlyArray<CurrencyCode> => {
   const info = LOCALE_TABLE[locale]
   return info.alternative === undefined ? [info.currency] : [info.currency, info.alternative]

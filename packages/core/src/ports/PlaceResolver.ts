@@ -7,7 +7,7 @@ export interface ResolvedPlace {
   readonly lon: number
 }
 
-/** The gazetteer: place names (`fn`/`tn`) to coordinates, as SEMANTICS §2 says. */
+/** The gazetteer: place names (`fn`/`tn`) to coordinates, as docs/API.md says of `fn`. */
 export class PlaceResolver extends Context.Tag("@tripsearch/core/ports/PlaceResolver")<
   PlaceResolver,
   {

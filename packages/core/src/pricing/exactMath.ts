@@ -1,5 +1,5 @@
 /**
- * Integer arithmetic for money (SEMANTICS §6: rounding applies to the exact value, never to a
+ * Integer arithmetic for money (rounding applies to the exact value, never to a
  * binary float). Numbers are used while every product stays a safe integer, BigInt past that.
  */
 

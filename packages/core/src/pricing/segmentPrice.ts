@@ -12,7 +12,7 @@ export interface SegmentAmounts {
   readonly price: number
 }
 
-/** `net = round(p * rate[c] / rate[t])` in the minor units of `c` (SEMANTICS §6). */
+/** `net = round(p * rate[c] / rate[t])` in the minor units of `c` (docs/API.md, Prices). */
 export const convertMinor = (minor: number, from: CurrencyCode, to: CurrencyCode, rates: RateTable): number =>
   from === to
     ? minor

@@ -7,7 +7,7 @@ import type { RateTable } from "../pricing/rates.js"
 import { segmentAmounts, type SegmentAmounts } from "../pricing/segmentPrice.js"
 import type { CurrencyCode } from "../model/Locale.js"
 
-/** Segment `wi -> wj` of a stored trip with the figures both renderers show (SEMANTICS §3, §6). */
+/** Segment `wi -> wj` of a stored trip with the figures both renderers show (docs/API.md, Searching and Prices). */
 export interface SegmentView {
   readonly stored: StoredTrip
   readonly i: number

@@ -13,7 +13,7 @@ export interface FieldSelection {
 }
 
 /**
- * Reads the names of a valid `fields` value (SEMANTICS §8, docs/DECISIONS.md):
+ * Reads the names of a valid `fields` value (docs/API.md, docs/DECISIONS.md):
  * - a top-level name keeps that field (a name that is both, such as `distance`, is top-level);
  * - `trips.NAME` / `top_trips.NAME` keeps its list and trims each of its trips;
  * - a bare trip field (`seats`) trims the trips of both lists; it keeps `trips` when the value

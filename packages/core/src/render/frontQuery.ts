@@ -1,6 +1,6 @@
 /**
  * Parameters that shape the API's answer rather than the search: a website address has no use
- * for them, and `key` must never leave the service (SEMANTICS §9).
+ * for them, and `key` must never leave the service (docs/API.md, Keys, quotas and caching).
  */
 const NOT_ON_THE_WEBSITE = new Set(["_format", "fields", "key"])
 

@@ -4,7 +4,7 @@ import type { FacetCounts } from "../search/MatchRequest.js"
 
 const ymd = (date: string): number => Number(date.replace(/-/g, ""))
 
-/** The seven facets in the order of SEMANTICS §7, with `is_selected` from the query. */
+/** The seven facets in the order of docs/API.md, Facets, with `is_selected` from the query. */
 export const renderFacets = (f: FacetCounts, q: SearchQuery): ReadonlyArray<JsonObject> => {
   const items = (pairs: ReadonlyArray<readonly [number, number]>, selected: (v: number) => boolean) =>
     pairs.map(([value, count]) => ({ value, count, is_selected: selected(value) }))

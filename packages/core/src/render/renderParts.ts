@@ -5,7 +5,7 @@ import { currencySymbol, formatMoney } from "../pricing/formatMoney.js"
 import type { CurrencyCode } from "../model/Locale.js"
 import type { PriceColor } from "../pricing/priceColor.js"
 
-/** The spec's Price object; `price_color` only on the three price objects of a trip. */
+/** The Price object; `price_color` only on the three price objects of a trip. */
 export const renderPrice = (minor: number, currency: CurrencyCode, bcp47: string, color?: PriceColor): JsonObject => ({
   value: majorValue(minor, currency),
   currency,
@@ -14,7 +14,7 @@ export const renderPrice = (minor: number, currency: CurrencyCode, bcp47: string
   ...(color !== undefined ? { price_color: color } : {})
 })
 
-/** The spec's Place object for waypoint k. */
+/** The Place object for waypoint k. */
 export const renderPlace = (trip: FeedTrip, k: number, marks: JsonObject = {}): JsonObject => {
   const w = trip.waypoints[k]!
   return {

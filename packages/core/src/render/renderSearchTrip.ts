@@ -33,7 +33,7 @@ const routing = (km: number): JsonObject => ({
   routes: [{ distance_in_meters: Math.round(km * 1000), type: "AS_THE_CROW_FLIES" }]
 })
 
-/** A trip of `trips` / `top_trips` (spec: Trip; SEMANTICS §8). */
+/** A trip of `trips` / `top_trips` (docs/API.md, Trip). */
 export const renderSearchTrip = (
   view: SegmentView,
   locale: LocaleInfo,

@@ -5,7 +5,7 @@ import { renderCar, renderPlace, renderValue, roundHalfUp } from "./renderParts.
 import { renderTripLinks, renderTripPrices, type TripLinks } from "./renderSearchTrip.js"
 import { waypointLocalMs, type SegmentView } from "./SegmentView.js"
 
-/** The Trip detail object (spec: Trip detail; SEMANTICS §8). */
+/** The Trip detail object (docs/API.md, TripDetail). */
 export const renderTripDetail = (view: SegmentView, locale: LocaleInfo, links: TripLinks, nowMs: number): JsonObject => {
   const { stored } = view
   const { trip } = stored

@@ -53,7 +53,7 @@ export interface SegmentHit {
   readonly toKm?: number
 }
 
-/** Facet counts, each over the trips matching every filter but the facet's own (SEMANTICS §7). */
+/** Facet counts, each over the trips matching every filter but the facet's own (docs/API.md, Facets). */
 export interface FacetCounts {
   /** index v-1 for v in 1..4 */
   readonly seats: ReadonlyArray<number>

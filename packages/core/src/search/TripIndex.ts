@@ -21,7 +21,7 @@ export interface TripIndexOptions {
 }
 
 /**
- * Every active trip, searchable by place (SEMANTICS §3-§7). The rules live beside it, one file
+ * Every active trip, searchable by place (docs/API.md: Searching, Facets, Prices). The rules live beside it, one file
  * each, in `tripIndex/`: the trips' columns (`TripColumns`), the grid that finds the waypoints
  * near a place (`GeoGrid`), the segment a trip matches by (`bestSegment`), its price
  * (`SegmentPricer`), the filters and facets (`facets`), the order, paging and top trips

@@ -5,7 +5,7 @@ import type { IndexRecord } from "./IndexRecord.js"
 import type { FacetCounts, MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
 
 /**
- * The brute-force reference: SEMANTICS §3–§7 applied literally to every trip, every pair, every
+ * The brute-force reference: the rules of docs/API.md (Searching, Facets, Prices) applied literally to every trip, every pair, every
  * facet on its own. Slow on purpose and written independently of `TripIndex`, so that property
  * tests compare two implementations and the benchmark has a baseline.
  */

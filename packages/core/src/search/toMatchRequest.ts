@@ -7,7 +7,7 @@ import type { MatchRequest } from "./MatchRequest.js"
 const DAY_MS = 86_400_000
 const LAST_SECOND_MS = DAY_MS - 1000
 
-/** The decoded query and resolved places as the matcher's plain request (SEMANTICS §3–§5). */
+/** The decoded query and resolved places as the matcher's plain request (docs/API.md, Searching). */
 export const toMatchRequest = (
   query: SearchQuery,
   from: Point | undefined,

@@ -70,7 +70,7 @@ const forEachCell = (box: FlatBox, visit: (key: number) => void): void => {
 }
 
 /**
- * A lat/lon grid over the waypoints (SEMANTICS §3: which waypoints lie within a place's radius),
+ * A lat/lon grid over the waypoints (docs/API.md, Searching: which waypoints lie within a place's radius),
  * in CSR form: waypoints sorted by cell, each entry with its trip slot, whether it ends its trip
  * (END_*), and its unit vector (x, y, z), so that scanning a cell is a linear read that touches no
  * per-waypoint or per-trip array until a waypoint passes the chord test. Waypoints added since the
@@ -182,7 +182,7 @@ export class GeoGrid {
   /**
    * Calls `take` with the trip slot of every waypoint (of a live trip or not) in `cells` that may
    * lie within the radius of their box's place, skipping first (`skip = "first"`) or last (`"last"`)
-   * waypoints of their trip, as the matching rule of each side requires (SEMANTICS §3). The chord
+   * waypoints of their trip, as the matching rule of each side requires (docs/API.md, Searching). The chord
    * test errs on the inclusive side; exact distances come later, for candidate trips only.
    */
   scanNear(t: TripColumns, cells: Cells, skip: "first" | "last", take: (slot: number) => void): void {

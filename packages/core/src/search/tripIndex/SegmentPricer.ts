@@ -4,7 +4,7 @@ import type { MatchRequest } from "../MatchRequest.js"
 import { NO_BOOKING } from "./TripColumns.js"
 
 /**
- * A segment's `price.value` in the request's currency, in its minor units (SEMANTICS §6): the net
+ * A segment's `price.value` in the request's currency, in its minor units (docs/API.md, Prices): the net
  * sum of the legs converted from the trip's currency with exact integer arithmetic, plus the 15 %
  * commission where the locale shows prices with it and the trip can be booked. Conversion factors
  * are worked out once per request, per trip currency.

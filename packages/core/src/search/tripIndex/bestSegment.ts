@@ -21,7 +21,7 @@ export const distancesTo = (t: TripColumns, box: FlatBox, w0: number, from: numb
 }
 
 /**
- * The segment `wi -> wj` a trip matches by (SEMANTICS §3), as `i * 256 + j` (a trip has fewer than
+ * The segment `wi -> wj` a trip matches by (docs/API.md, Searching), as `i * 256 + j` (a trip has fewer than
  * 256 waypoints), or -1 when none lies within the radii: for a pair, the `i < j` with the least
  * `dF[i] + dT[j]`, the first such in (i, j) order; departure only, the nearest `wi` before the
  * last waypoint, to the end; arrival only, from the start to the nearest `wj` after the first.

@@ -3,7 +3,7 @@ import type { FacetCounts, MatchRequest } from "../MatchRequest.js"
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
-// Filter bits: a trip failing exactly one faceted filter still counts in that facet (SEMANTICS §7).
+// Filter bits: a trip failing exactly one faceted filter still counts in that facet (docs/API.md, Facets).
 const F_SEATS = 1
 const F_DATE = 2
 const F_HOUR = 4
@@ -51,7 +51,7 @@ export class Tally {
 }
 
 /**
- * The faceted filters of one search (SEMANTICS §4) and their facet counts (§7). `check` tests a
+ * The faceted filters of one search and their facet counts (docs/API.md: Searching, Facets). `check` tests a
  * segment that passed every other rule: 0 when it passes every filter, a bit per failed filter
  * otherwise; a segment failing at most one is counted in the facets that filter allows; only a
  * segment failing none is a match (`matched` counts it in the facets without a filter).

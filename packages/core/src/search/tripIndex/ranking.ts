@@ -25,7 +25,7 @@ export const selectSorted = (items: Array<number>, k: number, compare: (a: numbe
 
 /**
  * The matched segments of one search as parallel arrays (match m: trip slot, segment `i -> j`,
- * price in minor units, UTC departure at `wi`), and the order rules over them (SEMANTICS §5).
+ * price in minor units, UTC departure at `wi`), and the order rules over them (docs/API.md, Searching).
  */
 export class Matches {
   readonly slot: Array<number> = []

@@ -1,0 +1,208 @@
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { InMemoryTripMatcher } from "@tripsearch/core"
+import { feedLines, generateQueryLog, type QueryLogTrip } from "@tripsearch/dataset"
+import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { createKey, importFeed, openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
+import { Layer, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createApp, ERROR_TOKENS, openApiDocument } from "../src/index.js"
+import { listen, type Running } from "./testServer.js"
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const document = openApiDocument("http://localhost:3000") as Json
+
+describe("the OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const validator = new Validator()
+    const result = await validator.validate(structuredClone(document))
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe("3.1")
+  })
+
+  it("describes every query parameter the core's Schemas decode, with its type", () => {
+    const search = document.paths["/api/v2/trips"].get.parameters as Array<Json>
+    const byName = Object.fromEntries(search.map((p) => [p.name, p]))
+    expect(Object.keys(byName).sort()).toEqual(
+      ["_format", "aa", "cur", "db", "de", "fc", "fields", "fn", "hb", "he", "limit", "locale", "order", "page", "photo", "pmax", "pmin", "radius", "radius_from", "radius_to", "seats", "shortlines", "sort", "tc", "tn"]
+    )
+    expect(byName.limit.schema).toEqual({ type: "integer", minimum: 0, maximum: 100 })
+    expect(byName.he.schema).toEqual({ type: "integer", minimum: 1, maximum: 24 })
+    expect(byName.locale.required).toBe(true)
+    expect(byName.fn.required).toBe(false)
+    for (const p of search) expect(typeof p.description, p.name).toBe("string")
+    const details = document.paths["/api/v2/trips/{id}"].get.parameters as Array<Json>
+    expect(details.map((p) => p.name).sort()).toEqual(["_format", "cur", "id", "locale"])
+  })
+
+  it("lists every error token of ERROR_TOKENS, each under the responses of its status", () => {
+    expect(document.components.schemas.ErrorToken.enum).toEqual(Object.keys(ERROR_TOKENS))
+    const listed = Object.values(document.components.responses as Json).flatMap(
+      (r: Json) => r.content["application/json"].schema.allOf[1].properties.error.properties["developper-message"].enum as Array<string>
+    )
+    expect([...listed].sort()).toEqual(Object.keys(ERROR_TOKENS).sort())
+  })
+
+  it("lists every token the code sends", () => {
+    // Every `token: ...` of the adapter and the server, wherever a reply is built.
+    const roots = ["../src", "../../../apps/api/src"].map((p) => new URL(p, import.meta.url).pathname)
+    const sent = new Set<string>()
+    for (const root of roots) {
+      for (const file of readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"))) {
+        for (const line of readFileSync(join(root, file), "utf8").split("\n")) {
+          if (!/\btoken: /.test(line)) continue
+          for (const m of line.matchAll(/"([a-z]+\.[a-z_]+)"/g)) sent.add(m[1]!)
+        }
+      }
+    }
+    expect(sent.size).toBeGreaterThanOrEqual(14)
+    for (const token of sent) expect(Object.keys(ERROR_TOKENS), token).toContain(token)
+    // And no token is documented that the code never sends.
+    expect([...sent].sort()).toEqual(Object.keys(ERROR_TOKENS).sort())
+  })
+})
+
+/** A JSON Schema 2020-12 validator for the JSON body of `status` of an operation of the document. */
+const responseValidators = (doc: Json) => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  const cache = new Map<string, ValidateFunction>()
+  return (path: string, status: number): ValidateFunction => {
+    const key = `${path} ${status}`
+    let validate = cache.get(key)
+    if (validate === undefined) {
+      let response = doc.paths[path].get.responses[String(status)] as Json | undefined
+      if (response === undefined) throw new Error(`${path}: status ${status} is not documented`)
+      if (typeof response.$ref === "string") response = doc.components.responses[response.$ref.split("/").pop()!] as Json
+      const schema = response.content["application/json"].schema as Json
+      validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } })
+      cache.set(key, validate)
+    }
+    return validate
+  }
+}
+
+describe("answers of a real listening server validate against the document", () => {
+  const nowMs = Date.now()
+  const db = openDatabase(":memory:")
+  let runtime: ManagedRuntime.ManagedRuntime<any, never> // eslint-disable-line @typescript-eslint/no-explicit-any
+  let running: Running
+  let key: string
+  let trips: Array<QueryLogTrip>
+  const validatorOf = responseValidators(document)
+  const seenIds = new Set<string>()
+
+  beforeAll(async () => {
+    const lines = [...feedLines({ trips: 300, seed: "openapi", nowMs })]
+    const result = await importFeed(db, lines)
+    expect(result.ok).toBe(true)
+    trips = lines.map((l) => JSON.parse(l) as QueryLogTrip & { status?: string }).filter((t) => (t.status ?? "active") === "active")
+    key = createKey(db, { name: "openapi", tier: "basic" }).key
+    const store = SqliteTripStore.layerDatabase(db)
+    runtime = ManagedRuntime.make(
+      Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer)
+    )
+    running = await listen(
+      createApp({
+        runtime,
+        config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } }
+      })
+    )
+  }, 60_000)
+
+  afterAll(async () => {
+    await running?.close()
+    await runtime?.dispose()
+    db.close()
+  })
+
+  const check = async (docPath: string, target: string, init: RequestInit = { headers: { key } }) => {
+    const response = await fetch(`${running.base}${target}`, init)
+    const body = (await response.json()) as Json
+    const validate = validatorOf(docPath, response.status)
+    expect(validate(body), `${target} ${response.status}: ${JSON.stringify(validate.errors)}`).toBe(true)
+    if (response.status !== 200) {
+      const token = body.error["developper-message"] as keyof typeof ERROR_TOKENS
+      expect(ERROR_TOKENS[token].status, token).toBe(response.status)
+    }
+    return { status: response.status, body }
+  }
+
+  it("serves the document at /api/v2/openapi.json without a key, with the configured server", async () => {
+    const response = await fetch(`${running.base}/api/v2/openapi.json`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/)
+    expect(response.headers.get("x-ratelimit-limit-day")).toBeNull()
+    const served = (await response.json()) as Json
+    expect(served).toEqual(JSON.parse(JSON.stringify(openApiDocument("https://api.test"))))
+    expect(served.servers).toEqual([{ url: "https://api.test" }])
+  })
+
+  it("validates 200 generated searches", async () => {
+    const records = [...generateQueryLog({ trips, count: 320, seed: "openapi", startMs: nowMs })].filter((r) => r.path === "/api/v2/trips")
+    expect(records.length).toBeGreaterThanOrEqual(200)
+    const statuses = new Map<number, number>()
+    let withTrips = 0
+    for (const record of records.slice(0, 240)) {
+      const query = new URLSearchParams(record.query)
+      query.set("_format", "json")
+      const { status, body } = await check("/api/v2/trips", `/api/v2/trips?${query}`)
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      if (status !== 200) continue
+      const listed = [...(body.trips as Array<Json>), ...(body.top_trips as Array<Json>)]
+      if (body.trips.length > 0) {
+        withTrips++
+        // The validator does catch a body that differs from the document.
+        const validate = validatorOf("/api/v2/trips", 200)
+        expect(validate({ ...body, trips: [{ ...body.trips[0], seats_left: "3" }] })).toBe(false)
+        expect(validate({ ...body, extra: 1 })).toBe(false)
+      }
+      for (const trip of listed) seenIds.add(trip.permanent_id as string)
+    }
+    expect(statuses.get(200) ?? 0).toBeGreaterThanOrEqual(200)
+    // The searches find trips, so the trip schemas are exercised, not only empty lists.
+    expect(withTrips).toBeGreaterThanOrEqual(100)
+  }, 120_000)
+
+  it("validates 100 trip details and their threads, whole trips and segments", async () => {
+    const ids = [...seenIds].sort()
+    expect(ids.length).toBeGreaterThanOrEqual(100)
+    expect(ids.some((id) => /_\d+_\d+$/.test(id))).toBe(true)
+    for (const [n, id] of ids.slice(0, 100).entries()) {
+      const locale = n % 2 === 0 ? "fr_FR" : "en_GB&cur=GBP"
+      const { status } = await check("/api/v2/trips/{id}", `/api/v2/trips/${encodeURIComponent(id)}?locale=${locale}`)
+      expect(status).toBe(200)
+      if (n % 5 === 0) {
+        const threads = await check("/api/v2/trips/{id}/threads", `/api/v2/trips/${encodeURIComponent(id)}/threads?locale=de_DE`)
+        expect(threads.status).toBe(200)
+      }
+    }
+  }, 120_000)
+
+  it("validates the error answers with their documented status and token", async () => {
+    expect((await check("/api/v2/trips", "/api/v2/trips?locale=fr_FR&cur=EUR&limit=101")).status).toBe(400)
+    expect((await check("/api/v2/trips", "/api/v2/trips?cur=EUR")).body.error["developper-message"]).toBe("parameter.missing")
+    expect((await check("/api/v2/trips", "/api/v2/trips?locale=fr_FR&cur=EUR&fn=Zzyzxqwv")).status).toBe(404)
+    expect((await check("/api/v2/trips", "/api/v2/trips?locale=fr_FR&cur=EUR", { headers: {} })).status).toBe(401)
+    expect((await check("/api/v2/trips", "/api/v2/trips?locale=fr_FR&cur=EUR", { headers: { key: "nope" } })).status).toBe(403)
+    expect((await check("/api/v2/trips", "/api/v2/trips?locale=fr_FR&cur=EUR", { method: "POST", headers: { key } })).status).toBe(405)
+    expect((await check("/api/v2/trips/{id}", "/api/v2/trips/no-such-trip?locale=fr_FR")).status).toBe(404)
+    expect((await check("/api/v2/trips/{id}", `/api/v2/trips/x?locale=fr_FR&q=${"a".repeat(9000)}`)).status).toBe(414)
+    expect((await check("/health", "/health", {})).status).toBe(200)
+  })
+
+  it("answers XML under the media type the document lists for that status", async () => {
+    for (const query of ["locale=fr_FR&cur=EUR&fn=Paris&_format=xml", "locale=fr_FR&cur=EUR&limit=500&_format=xml"]) {
+      const response = await fetch(`${running.base}/api/v2/trips?${query}`, { headers: { key } })
+      const documented = document.paths["/api/v2/trips"].get.responses[String(response.status)] as Json
+      const resolved = documented.$ref ? document.components.responses[documented.$ref.split("/").pop()] : documented
+      const type = response.headers.get("content-type")!.split(";")[0]!
+      expect(Object.keys(resolved.content), query).toContain(type)
+      expect(type).toBe("application/xml")
+      expect(await response.text()).toMatch(/^<\?xml[^>]*>\s*<response>/)
+    }
+  })
+})
