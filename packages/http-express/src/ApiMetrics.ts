@@ -53,7 +53,7 @@ export const metricsRouteOf = (read: ReadRequest | undefined): MetricsRoute => {
 
 /** The format label of a request: the one its answer was written in. */
 export const metricsFormatOf = (read: ReadRequest | undefined): ResponseFormat =>
-  read === undefined || read._tag === "Health" || read._tag === "Options" ? "json" : read.format
+  read === undefined || !("format" in read) ? "json" : read.format
 
 /**
  * The service's Prometheus metrics, in a registry of their own (not prom-client's global one), so
