@@ -2,7 +2,7 @@
 // manifest changed since the last install, or when the last install did not finish, so that
 // `npm start` and `npm test` work on a fresh clone with only Node and npm. Prints nothing when
 // there is nothing to do; a failed install shows pnpm's own output and exits non-zero.
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -40,17 +40,28 @@ if (decision.action === "reinstall") {
 mkdirSync(at("node_modules"), { recursive: true })
 writeFileSync(stamp, PENDING)
 // The log levels are given on the command line: the repository's .npmrc silences npm's own
-// chatter around every script, and pnpm reads that file too.
-const install = spawnSync("npx", ["--yes", "--loglevel=warn", PNPM, "install", "--loglevel=info", "--reporter=append-only"], {
-  cwd: root,
-  stdio: "inherit",
-  env: installEnv(process.env)
+// chatter around every script, and pnpm reads that file too. pnpm's output is kept back and shown
+// whole if the install fails: a successful first install would otherwise end in a screen of
+// warnings about workspace commands whose dist/ is not built yet.
+const started = performance.now()
+const install = await new Promise((done) => {
+  const output = []
+  const child = spawn("npx", ["--yes", "--loglevel=warn", PNPM, "install", "--loglevel=info", "--reporter=append-only"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: installEnv(process.env)
+  })
+  child.stdout.on("data", (chunk) => output.push(chunk))
+  child.stderr.on("data", (chunk) => output.push(chunk))
+  child.on("error", (error) => done({ error, output: "" }))
+  child.on("close", (status, signal) => done({ status, signal, output: Buffer.concat(output).toString("utf8") }))
 })
 if (install.error !== undefined) {
   say(`cannot run npx (${install.error.message}): it comes with npm, which setup needs beside Node`)
   process.exit(1)
 }
 if (install.status !== 0) {
+  process.stderr.write(install.output)
   say(`${PNPM} install failed (${install.status === null ? `signal ${install.signal}` : `exit ${install.status}`}); its output is above.`)
   say("better-sqlite3 builds from source where no prebuilt binary fits: that needs python3, make and a C++ compiler (see the README).")
   say("The next run removes the unfinished install and installs again.")
@@ -62,3 +73,4 @@ if (stillMissing.length > 0) {
   process.exit(1)
 }
 writeFileSync(stamp, digest)
+say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)
