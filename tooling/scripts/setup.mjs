@@ -39,8 +39,8 @@ if (decision.action === "reinstall") {
 
 mkdirSync(at("node_modules"), { recursive: true })
 writeFileSync(stamp, PENDING)
-// The log levels are given on the command line: the repository's .npmrc silences npm's own
-// chatter around every script, and pnpm reads that file too. pnpm's output is kept back and shown
+// The log levels are given on the command line, so that no inherited setting (npm's --silent, a
+// loglevel in an .npmrc, which pnpm reads too) can hide a failure. pnpm's output is kept back and shown
 // whole if the install fails: a successful first install would otherwise end in a screen of
 // warnings about workspace commands whose dist/ is not built yet.
 const started = performance.now()
