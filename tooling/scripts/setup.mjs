@@ -1,17 +1,76 @@
-// Installs the workspace with the pinned pnpm when the lockfile changed since the last install,
-// so that `npm start` and `npm test` work on a fresh clone with only Node and npm.
-import { createHash } from "node:crypto"
-import { execSync } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+// Installs the workspace with the pinned pnpm when it is not installed, when the lockfile or a
+// manifest changed since the last install, or when the last install did not finish, so that
+// `npm start` and `npm test` work on a fresh clone with only Node and npm. Prints nothing when
+// there is nothing to do; a failed install shows pnpm's own output and exits non-zero.
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { decideInstall, INSTALL_INPUTS, INSTALL_PRODUCTS, installDigest, installEnv, PENDING, workspaceParents } from "./installState.mjs"
 
-const root = new URL("../..", import.meta.url).pathname
-const stamp = `${root}node_modules/.tripsearch-install`
-const inputs = ["pnpm-lock.yaml", "package.json", "pnpm-workspace.yaml"]
-const hash = createHash("sha256")
-for (const f of inputs) if (existsSync(root + f)) hash.update(readFileSync(root + f))
-const digest = hash.digest("hex")
+const PNPM = "pnpm@10.34.8"
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const at = (path) => join(root, path)
+const stamp = at("node_modules/.tripsearch-install")
+const say = (line) => process.stderr.write(`setup: ${line}\n`)
 
-if (existsSync(stamp) && readFileSync(stamp, "utf8") === digest) process.exit(0)
-// pnpm freezes the lockfile by itself when CI is set.
-execSync("npx --yes pnpm@10.34.8 install --reporter=append-only", { cwd: root, stdio: "inherit" })
+const digest = installDigest(INSTALL_INPUTS.map((f) => (existsSync(at(f)) ? readFileSync(at(f)) : undefined)))
+const decision = decideInstall({
+  nodeModules: existsSync(at("node_modules")),
+  stamp: existsSync(stamp) ? readFileSync(stamp, "utf8") : undefined,
+  digest,
+  missing: INSTALL_PRODUCTS.filter((p) => !existsSync(at(p)))
+})
+if (decision.action === "none") process.exit(0)
+
+if (decision.action === "reinstall") {
+  say(`${decision.reason}: removing node_modules and installing again`)
+  const workspace = existsSync(at("pnpm-workspace.yaml")) ? readFileSync(at("pnpm-workspace.yaml"), "utf8") : ""
+  for (const parent of workspaceParents(workspace)) {
+    if (!existsSync(at(parent))) continue
+    for (const entry of readdirSync(at(parent), { withFileTypes: true })) {
+      if (entry.isDirectory()) rmSync(at(join(parent, entry.name, "node_modules")), { recursive: true, force: true })
+    }
+  }
+  rmSync(at("node_modules"), { recursive: true, force: true })
+} else {
+  say(`installing the workspace with ${PNPM} (${decision.reason})`)
+}
+
+mkdirSync(at("node_modules"), { recursive: true })
+writeFileSync(stamp, PENDING)
+// The log levels are given on the command line, so that no inherited setting (npm's --silent, a
+// loglevel in an .npmrc, which pnpm reads too) can hide a failure. pnpm's output is kept back and shown
+// whole if the install fails: a successful first install would otherwise end in a screen of
+// warnings about workspace commands whose dist/ is not built yet.
+const started = performance.now()
+const install = await new Promise((done) => {
+  const output = []
+  const child = spawn("npx", ["--yes", "--loglevel=warn", PNPM, "install", "--loglevel=info", "--reporter=append-only"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: installEnv(process.env)
+  })
+  child.stdout.on("data", (chunk) => output.push(chunk))
+  child.stderr.on("data", (chunk) => output.push(chunk))
+  child.on("error", (error) => done({ error, output: "" }))
+  child.on("close", (status, signal) => done({ status, signal, output: Buffer.concat(output).toString("utf8") }))
+})
+if (install.error !== undefined) {
+  say(`cannot run npx (${install.error.message}): it comes with npm, which setup needs beside Node`)
+  process.exit(1)
+}
+if (install.status !== 0) {
+  process.stderr.write(install.output)
+  say(`${PNPM} install failed (${install.status === null ? `signal ${install.signal}` : `exit ${install.status}`}); its output is above.`)
+  say("better-sqlite3 builds from source where no prebuilt binary fits: that needs python3, make and a C++ compiler (see the README).")
+  say("The next run removes the unfinished install and installs again.")
+  process.exit(install.status ?? 1)
+}
+const stillMissing = INSTALL_PRODUCTS.filter((p) => !existsSync(at(p)))
+if (stillMissing.length > 0) {
+  say(`${PNPM} install succeeded but left out ${stillMissing.join(", ")}; the next run installs again.`)
+  process.exit(1)
+}
 writeFileSync(stamp, digest)
+say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -1,11 +1,36 @@
 import { realpathSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
 import { type ApiConfig, ConfigError, loadConfig } from "./config.js"
 import { createServer } from "./createServer.js"
 import { type DemoKey, ensureDataset } from "./ensureDataset.js"
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`)
+
+export const USAGE = `usage: tripsearch-api [--help]   (npm start)
+
+Serves the trip search API. The first start generates a data set of SEED_TRIPS trips into the
+store and creates a demo key; later starts reuse them. Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
+Everything else is configured by the environment:
+  PORT                     listening port (default 3000)
+  HOST                     listening address (default 127.0.0.1; 0.0.0.0 for every interface)
+  TRIPSEARCH_DB            the SQLite store, relative to the repository (default data/tripsearch.db)
+  PUBLIC_BASE_URL          base of _self links (default http://localhost:$PORT)
+  WEBSITE_BASE_URL         base of _front links (default https://www.tripsearch.example)
+  QUERY_LOG                request log for the replay tool (default data/query-log.ndjson; off: none)
+  PRODUCTION_DAILY_LIMIT   daily quota of production-tier keys (default: each key's own)
+  SEED_TRIPS               trips generated on the first start (default 50000)
+  MATCHER_THREADS          worker threads of the search pool (default 2; 0: the server's thread)
+  MATCHER_MAX_QUEUE        searches waiting for a worker before a 503 (default 256)
+  METRICS                  Prometheus metrics at GET /metrics (default on; off: none)
+  CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)`
+
+/** The command line takes no arguments but `--help`: anything else is a mistake to report, not ignore. */
+export const readCommandLine = (args: ReadonlyArray<string>): "help" | "run" => {
+  const { values } = parseArgs({ args: [...args], strict: true, allowPositionals: false, options: { help: { type: "boolean", short: "h" } } })
+  return values.help === true ? "help" : "run"
+}
 
 const progressPrinter = () => {
   const tty = process.stderr.isTTY === true
@@ -111,8 +136,20 @@ const isEntryPoint = (() => {
   }
 })()
 
+const commandLine = (): "help" | "run" | "bad" => {
+  try {
+    return readCommandLine(process.argv.slice(2))
+  } catch (error) {
+    say(`tripsearch-api: ${error instanceof Error ? error.message : String(error)}\n(--help for the usage; the server is configured by environment variables)`)
+    return "bad"
+  }
+}
+
 if (isEntryPoint) {
-  main().catch((error: unknown) => {
+  const command = commandLine()
+  if (command === "help") process.stdout.write(`${USAGE}\n`)
+  else if (command === "bad") process.exitCode = 2
+  else main().catch((error: unknown) => {
     say(`tripsearch API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     process.exit(1)
   })

@@ -1,13 +1,23 @@
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { generateFeed } from "@tripsearch/dataset"
 import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 
 const run = promisify(execFile)
+const EXAMPLE = fileURLToPath(new URL("../embedded-search.mjs", import.meta.url))
+const EXAMPLE_DIR = fileURLToPath(new URL("..", import.meta.url))
+const REPO_STORE = fileURLToPath(new URL("../../../data/tripsearch.db", import.meta.url))
+/** The example as a user runs it; a failing exit comes back as its result, not as a throw. */
+const runExample = (args: ReadonlyArray<string>, cwd: string) =>
+  run(process.execPath, [EXAMPLE, ...args], { cwd }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr })
+  )
 const dir = mkdtempSync(join(tmpdir(), "tripsearch-embed-"))
 const dbPath = join(dir, "trips.db")
 let busiest = ""
@@ -26,12 +36,33 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe("the README's embedding example", () => {
   it("prints real results from a generated store, and a typed refusal", async () => {
-    const { stdout } = await run(process.execPath, ["embedded-search.mjs", dbPath, busiest], { cwd: new URL("..", import.meta.url).pathname })
+    // From another folder than its own: nothing in the example depends on the working directory.
+    const { code, stdout } = await runExample([dbPath, busiest], tmpdir())
+    expect(code).toBe(0)
     const [header, ...rest] = stdout.trim().split("\n")
     expect(header).toMatch(new RegExp(`^[1-9]\\d* trips from ${busiest}$`))
     const trips = rest.filter((l) => !l.startsWith("refused:"))
     expect(trips.length).toBeGreaterThan(0)
     for (const line of trips) expect(line).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} {2}.+ -> .+ {2}.*€ {2}[A-Za-z0-9_-]+$/)
     expect(stdout).toContain("refused: InvalidParameter cur: must be EUR for locale fr_FR")
+  }, 60_000)
+
+  it("resolves its default store from the repository, and says so clearly when it is missing", async () => {
+    const help = await runExample(["--help"], dir)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain(`DB     a trip store (default ${REPO_STORE}, which npm start creates)`)
+
+    const own = await runExample([], EXAMPLE_DIR)
+    if (existsSync(REPO_STORE)) expect(own).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+ trips from Paris\n/) })
+    else {
+      expect(own).toMatchObject({ code: 1, stdout: "" })
+      expect(own.stderr.startsWith(`embedded-search: no trip store at ${REPO_STORE}; run npm start once`)).toBe(true)
+    }
+    expect(own.stderr).not.toContain("FiberFailure")
+
+    const missing = await runExample(["typo.db"], dir)
+    expect(missing).toMatchObject({ code: 1, stdout: "" })
+    expect(missing.stderr).toMatch(/^embedded-search: no trip store at typo\.db;/)
+    expect(existsSync(join(dir, "typo.db"))).toBe(false)
   }, 60_000)
 })

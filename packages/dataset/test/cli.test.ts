@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -27,4 +27,20 @@ it("writes a feed and a recorded-query log over its trips, for tripsearch-replay
   const named = records.flatMap((r) => [...new URLSearchParams(r.query).entries()].filter(([k]) => k === "fn" || k === "tn").map(([, v]) => v))
   expect(named.length).toBeGreaterThan(0)
   for (const name of named) expect(cities.has(name)).toBe(true)
+})
+
+it("prints the usage for --help, and a short usage error for an unknown flag, writing nothing", async () => {
+  const cli = new URL("../dist/cli.js", import.meta.url).pathname
+  const help = await run(process.execPath, [cli, "--help", "--out", join(dir, "help.ndjson")])
+  expect(help.stdout).toMatch(/^usage: tripsearch-generate --trips N/)
+  expect(help.stderr).toBe("")
+  const bad = await run(process.execPath, [cli, "--trips", "5", "--bogus", "--out", join(dir, "bad.ndjson")]).then(
+    () => expect.fail("an unknown flag must fail"),
+    (e: { code: number; stdout: string; stderr: string }) => e
+  )
+  expect(bad.code).toBe(2)
+  expect(bad.stdout).toBe("")
+  expect(bad.stderr).toMatch(/^tripsearch-generate: Unknown option '--bogus'\n\nusage: /)
+  expect(bad.stderr).not.toMatch(/\n\s+at /)
+  expect(existsSync(join(dir, "help.ndjson")) || existsSync(join(dir, "bad.ndjson"))).toBe(false)
 })

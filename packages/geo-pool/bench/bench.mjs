@@ -11,22 +11,63 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { cpus, loadavg, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect } from "effect"
-import { CURRENCIES, DEFAULT_RATES, defaultRadiusKm, referenceSearch, TripIndex } from "../../core/dist/index.js"
-import { importFeed, makeSqliteTripStore, openDatabase } from "../../storage-sqlite/dist/index.js"
-import { GeoPool } from "../dist/index.js"
+import { parseArgs } from "node:util"
+
+const USAGE = `usage: npm run bench -- [--trips N] [--queries Q] [--seed S] [--reference R]
+
+The matching benchmark: the worker pool, the in-thread TripIndex and the brute-force reference
+over one generated store (see docs/PERFORMANCE.md).
+  --trips N       trips in the store (default 1000000; the first run generates and imports them
+                  into .bench/geo-pool-N-S.db, which later runs reuse)
+  --queries Q     queries per round (default 2000)
+  --seed S        seed of the generated store and of the queries (default 1)
+  --reference R   queries checked against the brute-force reference (default 40)
+Numbers may be written 1_000_000.`
+
+// Unknown flags are errors: a typo such as --trip 1000 must not start the 1,000,000-trip run.
+const options = (() => {
+  try {
+    const { values } = parseArgs({
+      strict: true,
+      allowPositionals: false,
+      options: {
+        trips: { type: "string" },
+        queries: { type: "string" },
+        seed: { type: "string" },
+        reference: { type: "string" },
+        help: { type: "boolean", short: "h" }
+      }
+    })
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`)
+      process.exit(0)
+    }
+    const count = (name, fallback, min) => {
+      const raw = values[name]
+      if (raw === undefined) return fallback
+      const n = Number(raw.replaceAll("_", ""))
+      if (!/^\d[\d_]*$/.test(raw) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"`)
+      return n
+    }
+    return { trips: count("trips", 1_000_000, 1), queries: count("queries", 2_000, 1), seed: count("seed", 1, 0), reference: count("reference", 40, 0) }
+  } catch (e) {
+    process.stderr.write(`bench: ${e.message}\n\n${USAGE}\n`)
+    process.exit(2)
+  }
+})()
+
+const { Effect } = await import("effect")
+const { CURRENCIES, DEFAULT_RATES, defaultRadiusKm, referenceSearch, TripIndex } = await import("../../core/dist/index.js")
+const { importFeed, makeSqliteTripStore, openDatabase } = await import("../../storage-sqlite/dist/index.js")
+const { GeoPool } = await import("../dist/index.js")
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
 
-const arg = (name, fallback) => {
-  const k = process.argv.indexOf(`--${name}`)
-  return k > 0 && process.argv[k + 1] !== undefined ? Number(process.argv[k + 1].replaceAll("_", "")) : fallback
-}
-const N = arg("trips", 1_000_000)
-const Q = arg("queries", 2_000)
-const SEED = arg("seed", 1)
-const REF = arg("reference", 40)
+const N = options.trips
+const Q = options.queries
+const SEED = options.seed
+const REF = options.reference
 /** Departures are generated over [GEN_NOW, GEN_NOW + 30 days]: fixed, so a cached store stays valid. */
 const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
 const DAY_MS = 86_400_000

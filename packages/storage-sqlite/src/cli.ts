@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { realpathSync } from "node:fs"
+import { existsSync, realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { importFeed } from "./importFeed.js"
@@ -10,7 +10,9 @@ const USAGE = `Usage:
   tripsearch-store import --db PATH FILE...
   tripsearch-store keys create --db PATH --name NAME [--tier basic|production] [--daily-limit N]
   tripsearch-store keys list --db PATH
-  tripsearch-store keys revoke --db PATH ID`
+  tripsearch-store keys revoke --db PATH ID
+
+import creates the store at PATH if there is none; the keys commands need an existing store.`
 
 class UsageError extends Error {}
 
@@ -36,6 +38,16 @@ const parse = (args: ReadonlyArray<string>) => {
 const requireDb = (db: string | undefined): string => {
   if (db === undefined || db === "") throw new UsageError("--db PATH is required")
   return db
+}
+
+/**
+ * Keys belong in the store the API reads: opening a mistyped path would create an empty store
+ * there and report success, and the API would then refuse the key.
+ */
+const existingStore = (db: string | undefined): string => {
+  const path = requireDb(db)
+  if (!existsSync(path)) throw new Error(`no store at ${path}: give the path of an existing store (npm start creates data/tripsearch.db; import creates one)`)
+  return path
 }
 
 const noExtra = (positionals: ReadonlyArray<string>, expected: number) => {
@@ -89,7 +101,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
           if (tier === "basic") throw new UsageError("--daily-limit is only for --tier production (basic keys get 10000 a day)")
           dailyLimit = Number(values["daily-limit"])
         }
-        const db = openDatabase(requireDb(values.db))
+        const db = openDatabase(existingStore(values.db))
         try {
           const { id, key } = createKey(db, { name: values.name, tier, ...(dailyLimit === undefined ? {} : { dailyLimit }) })
           out.write(`id:  ${id}\nkey: ${key}\n(the key is shown only this once; only its hash is stored)\n`)
@@ -100,7 +112,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
       }
       if (sub === "list") {
         noExtra(rest, 0)
-        const db = openDatabase(requireDb(values.db))
+        const db = openDatabase(existingStore(values.db))
         try {
           const keys = listKeys(db)
           if (keys.length === 0) out.write("no keys\n")
@@ -114,7 +126,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
       }
       if (sub === "revoke") {
         if (rest.length !== 1) throw new UsageError("keys revoke needs exactly one ID")
-        const db = openDatabase(requireDb(values.db))
+        const db = openDatabase(existingStore(values.db))
         try {
           if (!revokeKey(db, rest[0]!)) {
             err.write(`no active key with id ${rest[0]}\n`)

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process"
+import { existsSync, readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { main } from "../src/cli.js"
@@ -39,6 +40,7 @@ describe("tripsearch-store CLI", () => {
 
   it("creates, lists and revokes keys; usage errors are clear", async () => {
     const db = tmp.path("store.db")
+    openDatabase(db).close()
     const created = await capture(["keys", "create", "--db", db, "--name", "Partner", "--tier", "production", "--daily-limit", "50000"])
     expect(created.code).toBe(0)
     const id = /id:\s+(\S+)/.exec(created.out)![1]!
@@ -58,6 +60,34 @@ describe("tripsearch-store CLI", () => {
     expect((await capture(["frobnicate"])).err).toContain("unknown command: frobnicate")
     expect((await capture(["import", "--db", db])).err).toContain("import needs at least one FILE")
     expect((await capture(["import", "--db", db, "--bogus", "f"])).code).toBe(2)
+  })
+
+  it("refuses key commands on a store path that does not exist, creating nothing", async () => {
+    const missing = tmp.path("typo.db")
+    for (const argv of [
+      ["keys", "create", "--db", missing, "--name", "partner"],
+      ["keys", "list", "--db", missing],
+      ["keys", "revoke", "--db", missing, "some-id"]
+    ]) {
+      const r = await capture(argv)
+      expect(r).toMatchObject({ code: 1, out: "" })
+      expect(r.err).toBe(`tripsearch-store: no store at ${missing}: give the path of an existing store (npm start creates data/tripsearch.db; import creates one)\n`)
+      expect(existsSync(missing)).toBe(false)
+    }
+  })
+
+  it("prints the usage for --help and does nothing else", async () => {
+    const usage = /^Usage:\n {2}tripsearch-store import --db PATH FILE\.\.\./
+    const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
+    const program = spawnSync(process.execPath, [cli, "keys", "create", "--db", tmp.path("new.db"), "--help"], { encoding: "utf8", cwd: tmp.dir })
+    expect(program).toMatchObject({ status: 0, stderr: "" })
+    expect(program.stdout).toMatch(usage)
+    for (const argv of [["--help"], ["-h"], ["import", "--help", "--db", tmp.path("new.db"), "f"]]) {
+      const r = await capture(argv)
+      expect(r).toMatchObject({ code: 0, err: "" })
+      expect(r.out).toMatch(usage)
+    }
+    expect(readdirSync(tmp.dir)).toEqual([])
   })
 
   it("runs as a program from dist", () => {
