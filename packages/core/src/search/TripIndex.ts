@@ -4,7 +4,6 @@ import type { MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
 import { bestSegment, distancesTo } from "./tripIndex/bestSegment.js"
 import { FacetTally, Tally } from "./tripIndex/facets.js"
 import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
-import { PairGrid } from "./tripIndex/PairGrid.js"
 import { Matches } from "./tripIndex/ranking.js"
 import { renumberByCell } from "./tripIndex/renumber.js"
 import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
@@ -40,7 +39,6 @@ export class TripIndex {
 
   private t = new TripColumns()
   private grid = new GeoGrid()
-  private pairs = new PairGrid()
   // A trip's ref (`refOf`) is fixed when it is upserted and `refSlot` gives the ref's current slot,
   // so renumbering the slots rewrites one typed array instead of a million map entries.
   private refOf = new Map<string, number>()
@@ -75,7 +73,6 @@ export class TripIndex {
     renumberByCell(this.t, this.refOf.size, this.refSlot, this.refs)
     this.dead = 0
     this.grid.build(this.t)
-    this.pairs.build(this.t)
   }
 
   /** Active trips. */
@@ -98,11 +95,7 @@ export class TripIndex {
     this.refOf.set(r.id, ref)
     if (this.loading) return
     for (let w = t.wpStart[slot]!, end = w + t.wpCount[slot]!; w < end; w++) this.grid.add(w, t.wLat[w]!, t.wLon[w]!)
-    this.pairs.add(t, slot)
-    if (this.grid.waiting > Math.max(this.rebuildAfter, this.grid.built / 4)) {
-      this.grid.build(t)
-      this.pairs.build(t)
-    }
+    if (this.grid.waiting > Math.max(this.rebuildAfter, this.grid.built / 4)) this.grid.build(t)
   }
 
   remove(id: string): void {
@@ -149,17 +142,14 @@ export class TripIndex {
         candidates.push(slot)
       }
     }
-    const fromBox = from === undefined ? undefined : flatBox(from)
-    const toBox = to === undefined ? undefined : flatBox(to)
-    // A pair's candidates are the trips joining the cells around both places; over too many cells
-    // (wide radii), it is matched from one side only, the one with fewer waypoints around it: the
-    // other side is checked per candidate trip, which costs far less than scanning a second city.
-    if (fromBox === undefined || toBox === undefined || !this.pairs.scanPairs(fromBox, toBox, collect)) {
-      const fromCells = fromBox === undefined ? undefined : this.grid.cellsOf(fromBox)
-      const toCells = toBox === undefined ? undefined : this.grid.cellsOf(toBox)
-      if (fromCells !== undefined && (toCells === undefined || fromCells.entries <= toCells.entries)) this.grid.scanNear(t, fromCells, "last", collect)
-      else if (toCells !== undefined) this.grid.scanNear(t, toCells, "first", collect)
-    }
+    // A pair is matched from one side only, the one with fewer waypoints around it: the other
+    // side is checked per candidate trip, which costs far less than scanning a second city.
+    const fromCells = from === undefined ? undefined : this.grid.cellsOf(flatBox(from))
+    const toCells = to === undefined ? undefined : this.grid.cellsOf(flatBox(to))
+    if (fromCells !== undefined && (toCells === undefined || fromCells.entries <= toCells.entries)) this.grid.scanNear(t, fromCells, "last", collect)
+    else if (toCells !== undefined) this.grid.scanNear(t, toCells, "first", collect)
+    const fromBox = fromCells?.box
+    const toBox = toCells?.box
     const dF = this.distF
     const dT = this.distT
 
