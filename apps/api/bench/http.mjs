@@ -18,6 +18,7 @@ import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { COMPRESSION_MIN_BYTES, compress, errorBody } from "@tripsearch/http-express"
 import { createKey, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { ensureDataset } from "../dist/ensureDataset.js"
+import { startChild } from "./startChild.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
@@ -141,28 +142,6 @@ const paths = samples.map(({ trip_json }) => {
 const work = mkdtempSync(join(tmpdir(), "tripsearch-http-bench-"))
 const pathsFile = join(work, "paths.txt")
 writeFileSync(pathsFile, paths.join("\n"))
-
-/** Starts a child and resolves with the first stdout line matching `ready`, and the time it took. */
-const startChild = (args, env, ready) =>
-  new Promise((resolvePromise, reject) => {
-    const t0 = performance.now()
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-    let buffer = ""
-    let found = false
-    // The server says it listens on stderr and logs requests on stdout: read both, keep draining.
-    const watch = (chunk) => {
-      if (found) return
-      buffer += chunk
-      const m = ready.exec(buffer)
-      if (m) {
-        found = true
-        resolvePromise({ child, match: m, ms: performance.now() - t0 })
-      }
-    }
-    child.stdout.on("data", watch)
-    child.stderr.on("data", watch)
-    child.on("exit", (code) => found || reject(new Error(`${args[0]} exited with ${code} before it was ready`)))
-  })
 
 const COMPRESSED = "gzip, br"
 
