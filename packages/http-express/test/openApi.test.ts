@@ -3,13 +3,13 @@ import { join } from "node:path"
 import { InMemoryTripMatcher } from "@tripsearch/core"
 import { feedLines, generateQueryLog, type QueryLogTrip } from "@tripsearch/dataset"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { createKey, importFeed, openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
-import { Layer, ManagedRuntime } from "effect"
+import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createApp, ERROR_TOKENS, openApiDocument } from "../src/index.js"
-import { listen, type Running } from "./testServer.js"
+import { ERROR_TOKENS, openApiDocument } from "../src/index.js"
+import { listenOverStore, type RealStack } from "./testServer.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -88,8 +88,7 @@ const responseValidators = (doc: Json) => {
 describe("answers of a real listening server validate against the document", () => {
   const nowMs = Date.now()
   const db = openDatabase(":memory:")
-  let runtime: ManagedRuntime.ManagedRuntime<any, never> // eslint-disable-line @typescript-eslint/no-explicit-any
-  let running: Running
+  let running: RealStack
   let key: string
   let trips: Array<QueryLogTrip>
   const validatorOf = responseValidators(document)
@@ -100,22 +99,12 @@ describe("answers of a real listening server validate against the document", () 
     const result = await importFeed(db, lines)
     expect(result.ok).toBe(true)
     trips = lines.map((l) => JSON.parse(l) as QueryLogTrip & { status?: string }).filter((t) => (t.status ?? "active") === "active")
-    key = createKey(db, { name: "openapi", tier: "basic" }).key
-    const store = SqliteTripStore.layerDatabase(db)
-    runtime = ManagedRuntime.make(
-      Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer)
-    )
-    running = await listen(
-      createApp({
-        runtime,
-        config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } }
-      })
-    )
+    running = await listenOverStore(db, "openapi")
+    key = running.key
   }, 60_000)
 
   afterAll(async () => {
     await running?.close()
-    await runtime?.dispose()
     db.close()
   })
 

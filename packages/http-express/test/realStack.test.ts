@@ -1,12 +1,12 @@
-import { InMemoryTripMatcher, type JsonValue } from "@tripsearch/core"
+import { type JsonValue } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { createKey, importFeed, openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
-import { Layer, ManagedRuntime } from "effect"
+import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { ManagedRuntime } from "effect"
 import { XMLParser } from "fast-xml-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp, XML_GENERIC_ITEM, XML_SINGULARS } from "../src/index.js"
-import { listen, type Running } from "./testServer.js"
+import { listenOverStore, type RealStack } from "./testServer.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -39,8 +39,7 @@ const parser = new XMLParser({
 describe("createApp over the real core, SQLite store, gazetteer and in-thread matcher", () => {
   const nowMs = Date.now()
   const db = openDatabase(":memory:")
-  let runtime: ManagedRuntime.ManagedRuntime<any, never> // eslint-disable-line @typescript-eslint/no-explicit-any
-  let running: Running
+  let running: RealStack
   let key: string
   let firstTrip: Json
 
@@ -49,22 +48,12 @@ describe("createApp over the real core, SQLite store, gazetteer and in-thread ma
     const result = await importFeed(db, lines)
     expect(result.ok).toBe(true)
     firstTrip = lines.map((l) => JSON.parse(l) as Json).find((t) => (t.status ?? "active") === "active" && Date.parse(t.departure_time) > nowMs + 7_200_000)!
-    key = createKey(db, { name: "test", tier: "basic" }).key
-    const store = SqliteTripStore.layerDatabase(db)
-    runtime = ManagedRuntime.make(
-      Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer)
-    )
-    running = await listen(
-      createApp({
-        runtime,
-        config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } }
-      })
-    )
+    running = await listenOverStore(db, "test")
+    key = running.key
   })
 
   afterAll(async () => {
     await running?.close()
-    await runtime?.dispose()
     db.close()
   })
 

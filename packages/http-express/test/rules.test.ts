@@ -1,15 +1,15 @@
 import {
-  decodeDetailsQuery, decodeSearchQuery, FLAG_VALUES, FORMATS, InMemoryTripMatcher, LOCALE_TABLE, LOCALES, ORDERS, SEARCH_FIELD_NAMES,
+  decodeDetailsQuery, decodeSearchQuery, FLAG_VALUES, FORMATS, LOCALE_TABLE, LOCALES, ORDERS, SEARCH_FIELD_NAMES,
   SORTS, TRIP_FIELD_NAMES, type LocaleCode, type RawParams
 } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { createKey, importFeed, openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
-import { Either, Layer, ManagedRuntime } from "effect"
+import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { Either } from "effect"
 import { XMLParser } from "fast-xml-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../src/index.js"
-import { listen, type Running } from "./testServer.js"
+import { listenOverStore, type RealStack } from "./testServer.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -18,8 +18,7 @@ const xml = new XMLParser({ parseTagValue: false, isArray: (name) => name === "t
 describe("fields, errors that state the rule, _front and color_hexa over a real listening server", () => {
   const nowMs = Date.now()
   const db = openDatabase(":memory:")
-  let runtime: ManagedRuntime.ManagedRuntime<any, never> // eslint-disable-line @typescript-eslint/no-explicit-any
-  let running: Running
+  let running: RealStack
   let key: string
   let first: Json
 
@@ -31,22 +30,12 @@ describe("fields, errors that state the rule, _front and color_hexa over a real 
     const colored = (id: string, hexa: string) => JSON.stringify({ ...first, id, car: { ...first.car, color_hexa: hexa } })
     const result = await importFeed(db, [...lines, colored("hexa-hash", "#d8c8a8"), colored("hexa-plain", "a0B1c2")])
     expect(result.ok).toBe(true)
-    key = createKey(db, { name: "rules", tier: "basic" }).key
-    const store = SqliteTripStore.layerDatabase(db)
-    runtime = ManagedRuntime.make(
-      Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer)
-    )
-    running = await listen(
-      createApp({
-        runtime,
-        config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } }
-      })
-    )
+    running = await listenOverStore(db, "rules")
+    key = running.key
   })
 
   afterAll(async () => {
     await running?.close()
-    await runtime?.dispose()
     db.close()
   })
 

@@ -1,8 +1,11 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type ApiKey, KeyStore } from "@tripsearch/core"
-import { Effect, Layer, Option } from "effect"
+import { type ApiKey, InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
+import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { createKey, type openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { Express } from "express"
+import { createApp } from "../src/index.js"
 
 /** An in-memory KeyStore with the keys given (plain key -> ApiKey) and inspectable usage. */
 export const makeMemoryKeyStore = (keys: Record<string, ApiKey>) => {
@@ -47,4 +50,33 @@ export const listen = (app: Express): Promise<Running> =>
 export const memorySink = () => {
   const lines: Array<string> = []
   return { lines, write: (line: string) => void lines.push(line) }
+}
+
+/** The app over the real stack, listening: a basic key, and a `close` that also disposes the runtime. */
+export interface RealStack extends Running {
+  readonly key: string
+}
+
+/**
+ * The app over `db` (a SQLite store the test filled) with the real core: the store and key store
+ * adapters, the in-thread matcher and the gazetteer; links on https://api.test and
+ * https://www.test, logs dropped; a basic key named `keyName` created in `db`.
+ */
+export const listenOverStore = async (db: ReturnType<typeof openDatabase>, keyName: string): Promise<RealStack> => {
+  const key = createKey(db, { name: keyName, tier: "basic" }).key
+  const store = SqliteTripStore.layerDatabase(db)
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer)
+  )
+  const running = await listen(
+    createApp({ runtime, config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } } })
+  )
+  return {
+    ...running,
+    key,
+    close: async () => {
+      await running.close()
+      await runtime.dispose()
+    }
+  }
 }
