@@ -34,9 +34,10 @@ export const apiLayer = (
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   const store = SqliteTripStore.layer(config.dbPath)
-  // The pool runs whole searches on worker threads, each with its own index, read connection and
-  // gazetteer (`createServer` routes searches there); this thread then resolves no place names
-  // itself, so its gazetteer loads only if something else asks.
+  // The pool runs whole searches on worker threads over one shared index, which this thread's
+  // writer keeps fresh from the store; each worker has its own read connection (for the shown
+  // trips) and gazetteer (`createServer` routes searches there); this thread then resolves no
+  // place names itself, so its gazetteer loads only if something else asks.
   const matcher =
     threads === 0
       ? InMemoryTripMatcher.layer
@@ -118,7 +119,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
               ? {}
               : {
                   pool: () => ({ queueDepth: pool.queueSize, busyWorkers: pool.busyWorkers, workers: pool.threadIds.length }),
-                  indexes: () => pool.indexStates.map((s) => ({ holder: String(s.threadId), trips: s.trips, appliedSeq: s.seq }))
+                  // One index per process, written in this thread and shared by every worker.
+                  indexes: () => [{ holder: "main", trips: pool.indexState.trips, appliedSeq: pool.indexState.seq }]
                 })
           }
         })

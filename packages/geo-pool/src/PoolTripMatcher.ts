@@ -1,5 +1,6 @@
 import {
   type MatchResult,
+  TripStore,
   type RawParams,
   type RequestContext,
   type SearchError,
@@ -83,16 +84,21 @@ export const scopedGeoPool = (options: GeoPoolOptions) =>
 /** The worker-pool adapter of the `TripMatcher` port. */
 export class PoolTripMatcher {
   /**
-   * Starts `threads` workers over the store at `dbPath` and completes once each has loaded its
-   * index; at most `maxQueue` searches wait for a worker. The pool is destroyed on release.
+   * Loads the index from the store at `dbPath` and starts `threads` workers searching it; completes
+   * once each is ready. At most `maxQueue` searches wait for a worker. The pool is destroyed on release.
    * A store that cannot be opened is a defect of the layer.
    */
   static layer = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher> =>
     Layer.scoped(TripMatcher, Effect.map(scopedGeoPool(options), matchOn))
 
-  /** `layer`, and the pool itself as `GeoPoolService` (with `search`, for `searchOn`). */
-  static layerWithPool = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher | GeoPoolService> =>
+  /**
+   * `layer` whose index follows the app's own `TripStore` (whichever adapter it is), and the pool
+   * itself as `GeoPoolService` (with `search`, for `searchOn`).
+   */
+  static layerWithPool = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher | GeoPoolService, never, TripStore> =>
     Layer.scopedContext(
-      Effect.map(scopedGeoPool(options), (pool) => Context.make(TripMatcher, matchOn(pool)).pipe(Context.add(GeoPoolService, pool)))
+      Effect.flatMap(TripStore, (store) =>
+        Effect.map(scopedGeoPool({ ...options, store }), (pool) => Context.make(TripMatcher, matchOn(pool)).pipe(Context.add(GeoPoolService, pool)))
+      )
     )
 }
