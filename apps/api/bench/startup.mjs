@@ -41,16 +41,16 @@ if (values.help) {
   console.log(USAGE)
   process.exit(0)
 }
+const threads = values.threads.split(",").map(Number)
+if (threads.some((t) => !Number.isInteger(t) || t < 1)) {
+  console.error(`bench:startup: --threads must list positive integers, got "${values.threads}"`)
+  process.exit(2)
+}
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
 const dbPath = join(root, ".bench", `search-${Number(values.trips.replaceAll("_", ""))}-${values.seed}-g${GENERATOR_VERSION}.db`)
 if (!existsSync(dbPath)) {
   console.error(`bench:startup: no store at ${dbPath}: make it with npm run bench:search -- --trips ${values.trips} --http no`)
-  process.exit(2)
-}
-const threads = values.threads.split(",").map(Number)
-if (threads.some((t) => !Number.isInteger(t) || t < 1)) {
-  console.error(`bench:startup: --threads must list positive integers, got "${values.threads}"`)
   process.exit(2)
 }
 const builds = [["this", join(root, "apps/api/dist/main.js")], ...(values.previous ? [["previous", resolve(values.previous)]] : [])]
