@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type Server, STATUS_CODES } from "nod
 import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
-import { InMemoryTripMatcher, KeyStore, TripStore } from "@tripsearch/core"
+import { InMemoryTripMatcher, KeyStore, PlaceResolver, TripStore } from "@tripsearch/core"
 import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import {
@@ -36,13 +36,13 @@ export const apiLayer = (
   const store = SqliteTripStore.layer(config.dbPath)
   // The pool runs whole searches on worker threads over one shared index, which this thread's
   // writer keeps fresh from the store; each worker has its own read connection (for the shown
-  // trips) and gazetteer (`createServer` routes searches there); this thread then resolves no
-  // place names itself, so its gazetteer loads only if something else asks.
+  // trips). This thread resolves the searches' place names with the process's one gazetteer
+  // (`searchOn`), loaded at start so that the first name search does not stall it.
   const matcher =
     threads === 0
       ? InMemoryTripMatcher.layer
       : PoolTripMatcher.layerWithPool({ dbPath: config.dbPath, threads, maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE, search: true })
-  const places = threads === 0 ? GazetteerPlaceResolver.layer : GazetteerPlaceResolver.layerLazy
+  const places = GazetteerPlaceResolver.layer
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
     config.productionDailyLimit === undefined
@@ -127,7 +127,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
   const app = createApp({
     runtime,
     metrics,
-    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool) },
+    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,

@@ -1,4 +1,4 @@
-import type { MatchRequest, MatchResult, RawParams, RequestContext, SearchErrorSchema } from "@tripsearch/core"
+import type { MatchRequest, MatchResult, RawParams, RequestContext, ResolvedPlace, SearchErrorSchema } from "@tripsearch/core"
 import type { ContentCoding, Representation } from "@tripsearch/http-express/encodeBody"
 
 /**
@@ -14,7 +14,14 @@ export type GeoTask =
    * and compressing, as `representation` asks (default JSON, uncompressed). Only with `search` in
    * the worker data. Answers a `SearchOutcome`.
    */
-  | { readonly _tag: "Search"; readonly params: RawParams; readonly context: RequestContext; readonly representation?: Representation }
+  | {
+      readonly _tag: "Search"
+      readonly params: RawParams
+      readonly context: RequestContext
+      readonly representation?: Representation
+      /** Place names the caller already resolved (see `searchOn`), tried before the worker's own gazetteer. */
+      readonly places?: ReadonlyArray<KnownPlace>
+    }
   /** The index's state, as the worker that answers sees it. Answers `WorkerStats`. */
   | { readonly _tag: "Stats" }
   /**
@@ -26,6 +33,9 @@ export type GeoTask =
   | { readonly _tag: "Busy"; readonly ms: number }
   /** Test support (only with `testTasks`): the worker thread exits as if it had crashed. */
   | { readonly _tag: "Crash" }
+
+/** A place name (`fn`/`tn`) resolved for a country: the place, or null when the gazetteer has none. */
+export type KnownPlace = readonly [text: string, preferredCountry: string, place: ResolvedPlace | null]
 
 export interface WorkerStats {
   /** `worker_threads.threadId` of the thread that answered (the writer's, for `Refresh`). */

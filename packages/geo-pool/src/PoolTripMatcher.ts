@@ -1,5 +1,8 @@
 import {
+  isLocaleCode,
+  LOCALE_TABLE,
   type MatchResult,
+  PlaceResolver,
   TripStore,
   type RawParams,
   type RequestContext,
@@ -9,7 +12,8 @@ import {
   TripMatcher
 } from "@tripsearch/core"
 import { EncodedBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { KnownPlace } from "./GeoTask.js"
 import { GeoPool, QueueFull, type GeoPoolOptions } from "./GeoPool.js"
 
 export interface PoolTripMatcherOptions {
@@ -51,25 +55,47 @@ const poolFailure = (e: unknown): Effect.Effect<never, ServiceOverloaded> =>
   e instanceof QueueFull ? Effect.fail(new ServiceOverloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })) : Effect.die(e)
 
 /**
+ * The place names a search will look up (`fn` without `fc`, `tn` without `tc`, under the country of
+ * a known `locale`), resolved with `places` in this thread. Anything else (a malformed parameter
+ * the search will refuse anyway) is left to the worker.
+ */
+const knownPlaces = (places: PlaceResolver["Type"], params: RawParams): Effect.Effect<ReadonlyArray<KnownPlace>> =>
+  Effect.gen(function* () {
+    const locale = params["locale"]
+    if (typeof locale !== "string" || !isLocaleCode(locale)) return []
+    const country = LOCALE_TABLE[locale].country
+    const known: Array<KnownPlace> = []
+    for (const [name, coords] of [["fn", "fc"], ["tn", "tc"]] as const) {
+      const text = params[name]
+      if (typeof text !== "string" || text === "" || params[coords] !== undefined) continue
+      known.push([text, country, Option.getOrNull(yield* places.resolve(text, country))])
+    }
+    return known
+  })
+
+/**
  * Core's `searchTrips` run whole in a worker of a pool started with `search`: the calling thread
- * only sends the parameters and the representation asked (format, content coding), and gets back
- * the response's finished bytes (`EncodedBody`) or the search's own failure, decoded back to its
- * class. Queue and crash behave as in `matchOn`.
+ * only resolves the place names (with `places`, when given: one gazetteer per process instead of
+ * one per worker), sends the parameters and the representation asked (format, content coding), and
+ * gets back the response's finished bytes (`EncodedBody`) or the search's own failure, decoded back
+ * to its class. Queue and crash behave as in `matchOn`.
  */
 export const searchOn =
-  (pool: GeoPool) =>
+  (pool: GeoPool, places?: PlaceResolver["Type"]) =>
   (params: RawParams, context: RequestContext, representation: Representation = IDENTITY): Effect.Effect<EncodedBody, SearchError> =>
-    Effect.async<EncodedBody, SearchError>((resume) => {
-      pool.run({ _tag: "Search", params, context, representation }).then(
-        (outcome) =>
-          resume(
-            outcome._tag === "Found"
-              ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
-              : Effect.fail(decodeSearchError(outcome.error))
-          ),
-        (e: unknown) => resume(poolFailure(e))
-      )
-    })
+    Effect.flatMap(places === undefined ? Effect.succeed([]) : knownPlaces(places, params), (known) =>
+      Effect.async<EncodedBody, SearchError>((resume) => {
+        pool.run({ _tag: "Search", params, context, representation, places: known }).then(
+          (outcome) =>
+            resume(
+              outcome._tag === "Found"
+                ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
+                : Effect.fail(decodeSearchError(outcome.error))
+            ),
+          (e: unknown) => resume(poolFailure(e))
+        )
+      })
+    )
 
 /** The started pool behind `PoolTripMatcher.layerWithPool`, for callers that also dispatch whole searches. */
 export class GeoPoolService extends Context.Tag("@tripsearch/geo-pool/GeoPoolService")<GeoPoolService, GeoPool>() {}

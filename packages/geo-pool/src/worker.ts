@@ -5,8 +5,8 @@
  * posts `GeoWorkerReady` to the parent; later images (after the writer replaced an array) arrive
  * on the same channel and are searched from the next task on. It never reads the store to match.
  * With `search`, it also runs whole searches (`Search` tasks) down to the finished, compressed
- * bytes of the answer: for those it loads the gazetteer once ready, and reads the shown trips and
- * the rates through its own read-only connection to the SQLite store.
+ * bytes of the answer: for those it reads the shown trips and the rates through its own read-only
+ * connection to the SQLite store, and takes the place names resolved with the task.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
@@ -21,12 +21,12 @@ import {
   TripSearcher,
   TripStore
 } from "@tripsearch/core"
-import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import { encodeBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { BroadcastChannel, parentPort, threadId, workerData } from "node:worker_threads"
-import type { GeoTask, GeoWorkerData, GeoWorkerEvent, SearchOutcome, WorkerStats } from "./GeoTask.js"
+import type { GeoTask, GeoWorkerData, GeoWorkerEvent, KnownPlace, SearchOutcome, WorkerStats } from "./GeoTask.js"
 import { type IndexMessage, STATS } from "./IndexWriter.js"
 
 const data = workerData as GeoWorkerData
@@ -79,17 +79,25 @@ const displayStore = (): TripStore["Type"] => {
 }
 
 /**
- * The gazetteer (~1 s and ~120 MB to load) is loaded just after the worker reports ready, so that
- * it does not lengthen the server's start; a name search arriving before then waits for it once.
+ * Place names come resolved with the task (`searchOn` resolves them in the pool's thread, with the
+ * process's one gazetteer). The worker's own gazetteer (~1 s and ~120 MB) is loaded only for a name
+ * that came without its answer: a caller that resolves nothing, or a name the caller did not expect.
  */
 let gazetteer: Gazetteer | undefined
-const places = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
+let known: ReadonlyArray<KnownPlace> = []
+const places: PlaceResolver["Type"] = {
+  resolve: (text, preferredCountry) =>
+    Effect.sync(() => {
+      for (const [t, country, place] of known) if (t === text && country === preferredCountry) return Option.fromNullable(place)
+      return (gazetteer ??= Gazetteer.shared()).resolve(text, preferredCountry)
+    })
+}
 
 /** The search's ports in this thread: its own store connection for display, the shared index, its own gazetteer. */
 const searchServices = data.search
   ? Context.make(TripStore, displayStore()).pipe(
       Context.add(TripMatcher, InMemoryTripMatcher.over({ search: (request) => searcher!.search(request) })),
-      Context.add(PlaceResolver, GazetteerPlaceResolver.service(places))
+      Context.add(PlaceResolver, places)
     )
   : undefined
 
@@ -101,9 +109,11 @@ const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
  * serves every connection, only writes the bytes. An expected failure is sent back encoded; a
  * defect is thrown, which rejects the task (the pool's `WorkerFailed`) and leaves the worker serving.
  */
-const search = (params: RawParams, context: RequestContext, representation: Representation): SearchOutcome => {
+const search = (params: RawParams, context: RequestContext, representation: Representation, resolved: ReadonlyArray<KnownPlace>): SearchOutcome => {
   if (searchServices === undefined) throw new Error("geo-pool: this pool does not run searches (search: false)")
+  known = resolved
   const exit = Effect.runSyncExit(Effect.provide(searchTrips(params, context), searchServices))
+  known = []
   if (Exit.isSuccess(exit)) {
     const body = encodeBody(exit.value, representation)
     return { _tag: "Found", bytes: body.bytes, coding: body.coding }
@@ -114,16 +124,6 @@ const search = (params: RawParams, context: RequestContext, representation: Repr
 }
 
 post({ _tag: "GeoWorkerReady", stats: stats() })
-if (data.search) {
-  setImmediate(() => {
-    try {
-      places()
-    } catch (e) {
-      // Coordinate searches still work; a name search will fail as a defect, and say why.
-      console.warn(`geo-pool worker ${threadId}: the gazetteer could not be loaded:`, e)
-    }
-  })
-}
 
 const busy = (ms: number): void => {
   const end = performance.now() + ms
@@ -137,7 +137,7 @@ export default function handle(task: GeoTask): unknown {
     case "Match":
       return searcher!.search(task.request)
     case "Search":
-      return search(task.params, task.context, task.representation ?? IDENTITY)
+      return search(task.params, task.context, task.representation ?? IDENTITY, task.places ?? [])
     case "Stats":
       return stats()
     case "Refresh":
