@@ -1,5 +1,6 @@
-// The server's start and memory at full size: spawn to listening (index loaded, every worker
-// ready), then its RSS after searches have run on every worker, for each pool size asked. With
+// The server's start and memory at full size: spawn to listening (index loaded, from its snapshot
+// or the store, every worker ready), then its RSS after searches have run on every worker, for
+// each pool size asked. With
 // --previous OTHER/apps/api/dist/main.js, the other build is started the same way, alternately with
 // this one, so that the ratios come from one run. See docs/PERFORMANCE.md.
 //
@@ -14,7 +15,8 @@ import { startChild } from "./startChild.mjs"
 
 const USAGE = `usage: npm run bench:startup -- [options]
 
-The server's start (spawn -> listening, index ready) and its RSS after searches, per pool size.
+The server's start (spawn -> listening, index ready) and its RSS after searches, per pool size:
+this build scanning the store, this build from its index snapshot, and the other build if given.
   --trips N          the bench:search store of N trips (default 1000000; run bench:search once to make it)
   --seed S           its seed (default 1)
   --threads LIST     pool sizes, comma-separated (default 1,2,4)
@@ -53,7 +55,14 @@ if (!existsSync(dbPath)) {
   console.error(`bench:startup: no store at ${dbPath}: make it with npm run bench:search -- --trips ${values.trips} --http no`)
   process.exit(2)
 }
-const builds = [["this", join(root, "apps/api/dist/main.js")], ...(values.previous ? [["previous", resolve(values.previous)]] : [])]
+const thisMain = join(root, "apps/api/dist/main.js")
+const snapshotPath = `${dbPath}.startup-bench.index`
+// This build twice: scanning the store (no snapshot), and from the snapshot (made first if missing).
+const builds = [
+  ["this", thisMain, "off"],
+  ["snapshot", thisMain, snapshotPath],
+  ...(values.previous ? [["previous", resolve(values.previous), "off"]] : [])
+]
 
 const db = openDatabase(dbPath)
 const key = createKey(db, { name: "startup-bench", tier: "production", dailyLimit: 1_000_000_000 }).key
@@ -62,8 +71,9 @@ db.close()
 const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN)
 const SEARCHES = ["fc=48.8566|2.3522&tc=45.764|4.8357", "fn=Berlin&radius=150", "tc=41.3874|2.1686&radius=300", "fc=51.5072|-0.1276&tc=53.4808|-2.2426&limit=100"]
 
-const measure = async (main, n) => {
-  const server = await startChild([main], { TRIPSEARCH_DB: dbPath, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: String(n), METRICS: "off" }, /listening on (http:\/\/[\d.]+:\d+)/)
+const measure = async (main, n, snapshot) => {
+  const env = { TRIPSEARCH_DB: dbPath, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: String(n), METRICS: "off", INDEX_SNAPSHOT: snapshot }
+  const server = await startChild([main], env, /listening on (http:\/\/[\d.]+:\d+)/)
   try {
     const base = server.match[1]
     const atStart = statusKb(server.child.pid, "VmRSS")
@@ -76,7 +86,14 @@ const measure = async (main, n) => {
       )
     }
     await new Promise((r) => setTimeout(r, 1500))
-    return { startS: server.ms / 1000, rssAtStart: atStart / 1024, rss: statusKb(server.child.pid, "VmRSS") / 1024, peak: statusKb(server.child.pid, "VmHWM") / 1024 }
+    const loaded = /index loaded (from (?:its snapshot|the store))[^\n]* in ([\d.]+) s/.exec(server.output)
+    return {
+      startS: server.ms / 1000,
+      index: loaded ? `index ${loaded[1].replace("its ", "")} ${loaded[2]} s` : "index: no pool",
+      rssAtStart: atStart / 1024,
+      rss: statusKb(server.child.pid, "VmRSS") / 1024,
+      peak: statusKb(server.child.pid, "VmHWM") / 1024
+    }
   } finally {
     server.child.kill("SIGTERM")
     await new Promise((r) => server.child.once("exit", r))
@@ -84,13 +101,17 @@ const measure = async (main, n) => {
 }
 
 console.log(`bench:startup: ${dbPath}`)
+if (!existsSync(snapshotPath)) {
+  console.log(`making the index snapshot ${snapshotPath} (one start, not measured)...`)
+  await measure(thisMain, 1, snapshotPath)
+}
 const results = new Map()
 for (const n of threads) {
-  for (const [label, main] of builds) {
-    const r = await measure(main, n)
+  for (const [label, main, snapshot] of builds) {
+    const r = await measure(main, n, snapshot)
     results.set(`${label}/${n}`, r)
     console.log(
-      `${label.padEnd(8)} ${n} worker${n === 1 ? " " : "s"}: start ${r.startS.toFixed(1)} s [target <= 5 s: ${r.startS <= 5 ? "ok" : "MISSED"}], RSS at start ${r.rssAtStart.toFixed(0)} MB, after searches ${r.rss.toFixed(0)} MB, peak ${r.peak.toFixed(0)} MB`
+      `${label.padEnd(8)} ${n} worker${n === 1 ? " " : "s"}: start ${r.startS.toFixed(1)} s [target <= 5 s: ${r.startS <= 5 ? "ok" : "MISSED"}] (${r.index}), RSS at start ${r.rssAtStart.toFixed(0)} MB, after searches ${r.rss.toFixed(0)} MB, peak ${r.peak.toFixed(0)} MB`
     )
   }
 }

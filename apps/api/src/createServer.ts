@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore, PlaceResolver, TripStore } from "@tripsearch/core"
-import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
+import { GeoPoolService, type IndexLoad, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import {
   ApiMetrics,
@@ -30,7 +30,7 @@ const DEFAULT_MATCHER_MAX_QUEUE = 256
 const LOG_DRAIN_MS = 2_000
 
 export const apiLayer = (
-  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue">>
+  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "indexSnapshotPath">>
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   const store = SqliteTripStore.layer(config.dbPath)
@@ -41,7 +41,13 @@ export const apiLayer = (
   const matcher =
     threads === 0
       ? InMemoryTripMatcher.layer
-      : PoolTripMatcher.layerWithPool({ dbPath: config.dbPath, threads, maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE, search: true })
+      : PoolTripMatcher.layerWithPool({
+          dbPath: config.dbPath,
+          threads,
+          maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE,
+          search: true,
+          ...(config.indexSnapshotPath !== undefined ? { snapshotPath: config.indexSnapshotPath } : {})
+        })
   const places = GazetteerPlaceResolver.layer
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
@@ -77,11 +83,13 @@ export interface ApiServer {
    * the store) and the query log.
    */
   readonly close: (graceMs?: number) => Promise<void>
+  /** How the pool's index was loaded (none without a pool). */
+  readonly indexLoad: IndexLoad | undefined
 }
 
 export interface CreateServerOptions {
   readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins">>
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
   readonly logger?: RequestLogger
 }
 
@@ -206,5 +214,5 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       })
     })
 
-  return { server, runtime, listen, close }
+  return { server, runtime, listen, close, indexLoad: pool?.indexLoad }
 }

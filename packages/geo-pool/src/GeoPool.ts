@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
-import { IndexWriter, STATS } from "./IndexWriter.js"
+import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
 
 export interface GeoPoolOptions {
   /**
@@ -27,6 +27,8 @@ export interface GeoPoolOptions {
   readonly maxQueue: number
   /** How often the index's writer pulls the store's changes (default 200 ms). */
   readonly refreshMs?: number
+  /** Where the writer keeps a snapshot of the index, for a fast start (see `IndexWriter`); default none. */
+  readonly snapshotPath?: string
   /** Each worker also loads the gazetteer and runs whole searches (`Search` tasks); default false. */
   readonly search?: boolean
   /** Accept the `Busy` and `Crash` tasks (tests only; default false). */
@@ -100,7 +102,8 @@ export class GeoPool {
     try {
       writer = await IndexWriter.start(options.store ?? own!.store, {
         channelName: `tripsearch-index-${randomUUID()}`,
-        refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS
+        refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
+        ...(options.snapshotPath !== undefined ? { snapshotPath: options.snapshotPath } : {})
       })
     } catch (e) {
       own?.db.close()
@@ -182,6 +185,11 @@ export class GeoPool {
     return this.piscina.threads.length - this.piscina.idleThreads
   }
 
+  /** How the index was loaded at start: from its snapshot or from the store, and how long it took. */
+  get indexLoad(): IndexLoad {
+    return this.writer.load
+  }
+
   /** The shared index's state, as its writer keeps it: trips and the store sequence it has applied. */
   get indexState(): WorkerStats {
     const s = this.writer.stats
@@ -215,8 +223,8 @@ export class GeoPool {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.writer.close()
     await this.piscina.destroy()
+    await this.writer.close()
     this.ownDb?.close()
   }
 }

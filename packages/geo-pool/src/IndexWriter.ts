@@ -1,6 +1,7 @@
 import { type IndexImage, TripIndex, type TripStore } from "@tripsearch/core"
 import { Effect } from "effect"
 import { BroadcastChannel, threadId } from "node:worker_threads"
+import { readSnapshot, writeSnapshot } from "./IndexSnapshot.js"
 
 /** What the writer and the pool's workers say to each other on the pool's broadcast channel. */
 export type IndexMessage =
@@ -12,6 +13,27 @@ export type IndexMessage =
 /** The slots of `IndexWriter.stats`, a Float64Array in shared memory that workers read for `Stats`. */
 export const STATS = { trips: 0, seq: 1, buildMs: 2, refreshes: 3, refreshFailures: 4, lastRefreshAt: 5 } as const
 export const STATS_LENGTH = 6
+
+export interface IndexWriterOptions {
+  readonly channelName: string
+  readonly refreshMs: number
+  /**
+   * Where to keep a snapshot of the index: read at start instead of scanning the store when it was
+   * taken from the same store (`TripStore.identity`) at a sequence the store has not gone back
+   * from, then brought up to date with `changesSince`; written after a full scan and on `close`.
+   */
+  readonly snapshotPath?: string
+}
+
+/** How the index was loaded at start. */
+export interface IndexLoad {
+  readonly from: "snapshot" | "store"
+  /** Why a snapshot was not used (with `from: "store"` and a snapshot path). */
+  readonly reason?: string
+  /** Changes applied on top of the snapshot. */
+  readonly changes?: number
+  readonly ms: number
+}
 
 /**
  * The process's one `TripIndex` and its one writer: it loads every active trip from the store
@@ -33,11 +55,13 @@ export class IndexWriter {
     private readonly store: TripStore["Type"],
     private readonly index: TripIndex,
     private seq: number,
-    buildMs: number,
+    readonly load: IndexLoad,
     readonly channelName: string,
-    refreshMs: number
+    refreshMs: number,
+    private readonly snapshot: { readonly path: string; readonly storeId: string } | undefined,
+    private snapshotSeq: number
   ) {
-    this.stats[STATS.buildMs] = buildMs
+    this.stats[STATS.buildMs] = load.ms
     this.stats[STATS.lastRefreshAt] = Date.now()
     this.record()
     this.channel = new BroadcastChannel(channelName)
@@ -52,14 +76,46 @@ export class IndexWriter {
     this.timer.unref()
   }
 
-  /** Loads the whole store into a new index (in this thread) and starts following its changes. */
-  static async start(store: TripStore["Type"], options: { readonly channelName: string; readonly refreshMs: number }): Promise<IndexWriter> {
+  /**
+   * Loads the index in this thread (from its snapshot when it is usable, else by scanning the whole
+   * store) and starts following the store's changes.
+   */
+  static async start(store: TripStore["Type"], options: IndexWriterOptions): Promise<IndexWriter> {
     const t0 = performance.now()
+    const snapshot = options.snapshotPath === undefined ? undefined : { path: options.snapshotPath, storeId: await Effect.runPromise(store.identity) }
+    let reason: string | undefined
+    if (snapshot !== undefined) {
+      const read = readSnapshot(snapshot.path, snapshot.storeId)
+      if (read.ok) {
+        const changes = await Effect.runPromise(store.changesSince(read.seq))
+        if (changes.seq >= read.seq) {
+          read.index.apply(changes.upserts, changes.removed)
+          const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ms: performance.now() - t0 }
+          return new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq)
+        }
+        reason = `the store is at change ${changes.seq}, before the snapshot's ${read.seq}`
+      } else reason = read.reason
+    }
     const index = new TripIndex()
     index.beginLoad()
     const seq = await Effect.runPromise(store.scanIndex((r) => index.upsert(r)))
     index.endLoad()
-    return new IndexWriter(store, index, seq, performance.now() - t0, options.channelName, options.refreshMs)
+    const load: IndexLoad = { from: "store", ...(reason !== undefined ? { reason } : {}), ms: performance.now() - t0 }
+    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1)
+    writer.saveSnapshot()
+    return writer
+  }
+
+  /** Writes the snapshot (when the writer keeps one) if the index moved since the last one. */
+  saveSnapshot(): void {
+    if (this.snapshot === undefined || this.snapshotSeq === this.seq) return
+    try {
+      writeSnapshot(this.snapshot.path, this.index, this.snapshot.storeId, this.seq)
+      this.snapshotSeq = this.seq
+    } catch (e) {
+      // The next start scans the store instead: slower, as correct.
+      console.warn(`geo-pool: the index snapshot could not be written to ${this.snapshot.path}:`, e)
+    }
   }
 
   /** Active trips in the index. */
@@ -111,11 +167,16 @@ export class IndexWriter {
     if (!this.closed) this.channel.postMessage({ _tag: "IndexImage", image } satisfies IndexMessage)
   }
 
-  /** Stops following the store; the index stays searchable where it is referenced. */
-  close(): void {
-    this.closed = true
+  /**
+   * Stops following the store (after the refresh under way, if any) and writes the snapshot; the
+   * index stays searchable where it is referenced.
+   */
+  async close(): Promise<void> {
     clearInterval(this.timer)
+    await this.running
+    this.closed = true
     this.channel.close()
+    this.saveSnapshot()
   }
 
   /** The thread the writer runs in. */

@@ -21,6 +21,8 @@ export interface PoolTripMatcherOptions {
   readonly threads: number
   readonly maxQueue: number
   readonly refreshMs?: number
+  /** Where the index's writer keeps its snapshot (see `GeoPoolOptions`). */
+  readonly snapshotPath?: string
   readonly startTimeoutMs?: number
   readonly workerFile?: string
   /** The workers also run whole searches (`searchOn`); default false. */

@@ -3,10 +3,11 @@ import type { MatchRequest, MatchResult } from "./MatchRequest.js"
 import { GeoGrid } from "./tripIndex/GeoGrid.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
 import { renumberByCell } from "./tripIndex/renumber.js"
-import { growI32, TripColumns } from "./tripIndex/TripColumns.js"
+import { type ColumnCounts, growI32, TripColumns } from "./tripIndex/TripColumns.js"
 import { TripSearcher } from "./TripSearcher.js"
 
 export type { IndexImage } from "./tripIndex/IndexImage.js"
+export type { ColumnCounts } from "./tripIndex/TripColumns.js"
 export { selectSorted } from "./tripIndex/ranking.js"
 
 /** When the index reorganises itself; the defaults suit production, tests lower them. */
@@ -73,6 +74,37 @@ export class TripIndex {
     this.dead = 0
     this.rebuildGrid()
     this.announce()
+  }
+
+  /**
+   * The index's columns as they are now, for a snapshot: the counts, and the bytes in use of each
+   * column by name (views on the live arrays: write them out before the next change).
+   */
+  snapshot(): { readonly counts: ColumnCounts; readonly columns: ReadonlyArray<readonly [string, Uint8Array]> } {
+    return { counts: this.t.counts(), columns: this.t.usedBytes() }
+  }
+
+  /**
+   * An index over the columns of a snapshot (`fill` copies into each the bytes `snapshot` gave under
+   * its name), with its grid built anew. The snapshot's dead slots stay dead until a compaction.
+   */
+  static restore(counts: ColumnCounts, fill: (name: string, into: Uint8Array) => void, options: TripIndexOptions = {}): TripIndex {
+    const index = new TripIndex(options)
+    const t = TripColumns.restore(counts, fill)
+    index.t = t
+    index.refSlot = new Int32Array(Math.max(1024, t.alive.length))
+    for (let s = 0; s < t.slots; s++) {
+      if (t.alive[s] === 0) {
+        index.dead++
+        continue
+      }
+      const ref = index.refs++
+      index.refSlot[ref] = s
+      index.refOf.set(t.idOf(s), ref)
+    }
+    index.rebuildGrid()
+    index.announce()
+    return index
   }
 
   /** Active trips. */

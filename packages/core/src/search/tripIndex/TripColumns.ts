@@ -24,6 +24,9 @@ const grow = <A extends Uint8Array | Uint16Array | Int32Array | Float64Array>(a:
 }
 export const growI32 = (a: Int32Array, n: number): Int32Array => grow(a, n, (k) => new Int32Array(k))
 
+const used = (per: "slot" | "slot+1" | "waypoint" | "char", counts: { readonly slots: number; readonly waypoints: number; readonly idChars: number }): number =>
+  per === "slot" ? counts.slots : per === "slot+1" ? counts.slots + 1 : per === "waypoint" ? counts.waypoints : counts.idChars
+
 /** The arrays of `TripColumns`, as posted to the threads that only read them. */
 export interface ColumnsImage {
   readonly alive: Uint8Array
@@ -45,6 +48,39 @@ export interface ColumnsImage {
   readonly wSlot: Int32Array
   readonly legPrice: Int32Array
   readonly legDist: Int32Array
+}
+
+type ColumnName = keyof ColumnsImage
+type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
+
+/** How many entries of a column are in use, given the counts; and how to allocate one. */
+const LAYOUT: ReadonlyArray<readonly [ColumnName, "slot" | "slot+1" | "waypoint" | "char", (n: number) => Column]> = [
+  ["alive", "slot", sharedU8],
+  ["wpStart", "slot", sharedI32],
+  ["wpCount", "slot", sharedU8],
+  ["currency", "slot", sharedU8],
+  ["seats", "slot", sharedU8],
+  ["seatsLeft", "slot", sharedU8],
+  ["flags", "slot", sharedU8],
+  ["bookingType", "slot", sharedU8],
+  ["experience", "slot", sharedU8],
+  ["comfort", "slot", sharedU8],
+  ["idStart", "slot+1", sharedI32],
+  ["idChars", "char", sharedU16],
+  ["wLat", "waypoint", sharedF64],
+  ["wLon", "waypoint", sharedF64],
+  ["wUtc", "waypoint", sharedF64],
+  ["wLocal", "waypoint", sharedF64],
+  ["wSlot", "waypoint", sharedI32],
+  ["legPrice", "waypoint", sharedI32],
+  ["legDist", "waypoint", sharedI32]
+]
+
+/** The counts that say how much of each column is in use. */
+export interface ColumnCounts {
+  readonly slots: number
+  readonly waypoints: number
+  readonly idChars: number
 }
 
 /**
@@ -92,6 +128,38 @@ export class TripColumns implements ColumnsImage {
     const { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars } = this
     const { wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist } = this
     return { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist }
+  }
+
+  /** The counts of the entries in use. */
+  counts(): ColumnCounts {
+    return { slots: this.slots, waypoints: this.waypoints, idChars: this.idStart[this.slots]! }
+  }
+
+  /** The bytes in use of every column, by name, in a fixed order (views: copy them before the next change). */
+  usedBytes(): Array<readonly [string, Uint8Array]> {
+    const counts = this.counts()
+    return LAYOUT.map(([name, per]) => {
+      const column = this[name] as Column
+      const n = used(per, counts)
+      return [name, new Uint8Array(column.buffer, column.byteOffset, n * column.BYTES_PER_ELEMENT)] as const
+    })
+  }
+
+  /**
+   * Columns of `counts` entries (and room for a quarter more), each filled by `fill` with the bytes
+   * `usedBytes` gave under its name.
+   */
+  static restore(counts: ColumnCounts, fill: (name: string, into: Uint8Array) => void): TripColumns {
+    const t = new TripColumns()
+    for (const [name, per, make] of LAYOUT) {
+      const n = used(per, counts)
+      const column = make(Math.max(1024, Math.ceil(n * 1.25)))
+      fill(name, new Uint8Array(column.buffer, 0, n * column.BYTES_PER_ELEMENT))
+      ;(t as unknown as Record<string, Column>)[name] = column
+    }
+    t.slots = counts.slots
+    t.waypoints = counts.waypoints
+    return t
   }
 
   /** The id of the trip in `slot`. */
