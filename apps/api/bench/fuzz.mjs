@@ -1,6 +1,6 @@
 // The fuzz command: fuzzed requests against a real listening server (the loop is
 // src/fuzz/runFuzz.ts, which the test suite runs briefly too). `--help` lists the options.
-import { createReadStream, mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -87,6 +87,14 @@ let valid = values.key
 let server
 let work
 let logHits = 0
+/** Log lines that held a key, the key masked, to show where it leaked. */
+const leaks = []
+const noteLeaks = (text, secrets) => {
+  for (const line of text.split("\n")) {
+    if (leaks.length >= 5) return
+    if (countSecrets(line, secrets) > 0) leaks.push(secrets.reduce((l, k) => l.split(k).join("<KEY>"), line).slice(0, 300))
+  }
+}
 let queryLogPath
 let url = values.url?.replace(/\/$/, "")
 
@@ -114,7 +122,9 @@ if (url === undefined) {
     let tail = ""
     stream.on("data", (chunk) => {
       const text = tail + chunk.toString("latin1")
-      logHits += countSecrets(text, secrets)
+      const hits = countSecrets(text, secrets)
+      if (hits > 0) noteLeaks(text, secrets)
+      logHits += hits
       tail = text.slice(-keep)
       // What was counted in the tail must not count again.
       logHits -= countSecrets(tail, secrets)
@@ -150,22 +160,17 @@ if (server !== undefined) {
     server.child.once("exit", resolvePromise)
     server.child.kill("SIGTERM")
   })
-  let queryLogHits = 0
-  let queryLogLines = 0
-  let tail = ""
-  for await (const chunk of createReadStream(queryLogPath)) {
-    const text = tail + chunk.toString("latin1")
-    queryLogHits += countSecrets(text, [...valid, ...invalid])
-    queryLogLines += (chunk.toString("latin1").match(/\n/g) ?? []).length
-    tail = text.slice(-Math.max(...valid.map((k) => k.length), ...invalid.map((k) => k.length)))
-    queryLogHits -= countSecrets(tail, [...valid, ...invalid])
-  }
+  const queryLog = readFileSync(queryLogPath, "latin1")
+  const queryLogHits = countSecrets(queryLog, [...valid, ...invalid])
+  const queryLogLines = (queryLog.match(/\n/g) ?? []).length
+  if (queryLogHits > 0) noteLeaks(queryLog, [...valid, ...invalid])
   extra.push(`keys in the request log: ${logHits}; in the query log (${queryLogLines} lines): ${queryLogHits}`)
   logHits += queryLogHits
   rmSync(work, { recursive: true, force: true })
 } else extra.push("logs: not checked (--url)")
 
 for (const line of formatSummary(summary, extra)) console.log(line)
+for (const line of leaks) console.log(`  a key logged: ${line}`)
 const failed = violationCount(summary) > 0 || logHits > 0 || !alive
 console.log(failed ? `FAILED (reproduce with --seed ${seed})` : "OK")
 process.exit(failed ? 1 : 0)

@@ -1,6 +1,10 @@
+import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer as createHttpServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { createKey, openDatabase, revokeKey } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -75,4 +79,44 @@ describe("fuzzing the real server", () => {
     expect(countSecrets(queryLog, [...valid, ...invalid])).toBe(0)
     expect(countSecrets(logLines.join("\n"), [...valid, ...invalid])).toBe(0)
   }, 120_000)
+})
+
+describe("npm run fuzz (the command)", () => {
+  const FUZZ = fileURLToPath(new URL("../bench/fuzz.mjs", import.meta.url))
+  const run = (args: ReadonlyArray<string>): Promise<{ code: number | null; out: string }> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [FUZZ, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+      let out = ""
+      child.stdout.on("data", (c: Buffer) => (out += c.toString()))
+      child.stderr.on("data", (c: Buffer) => (out += c.toString()))
+      child.on("exit", (code) => resolve({ code, out }))
+    })
+
+  it("prints its usage on --help and refuses an unknown flag", async () => {
+    const help = await run(["--help"])
+    expect(help.code).toBe(0)
+    expect(help.out).toMatch(/^Usage: npm run fuzz -- \[options\]/)
+    expect(help.out).toContain("--requests N")
+    const unknown = await run(["--nope"])
+    expect(unknown.code).toBe(2)
+    expect(unknown.out).toMatch(/^fuzz: .*--nope/)
+  })
+
+  it("exits 1 and names the violations when a server answers 5xx with a body that is not JSON", async () => {
+    const broken = createHttpServer((_req, res) => {
+      res.writeHead(500, { "Content-Type": "application/json" })
+      res.end("{oops")
+    })
+    await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = broken.address() as AddressInfo
+      const result = await run(["--url", `http://127.0.0.1:${port}`, "--requests", "30", "--seed", "3"])
+      expect(result.code, result.out).toBe(1)
+      expect(result.out).toMatch(/violations: \d+ \(5xx [1-9]\d*, malformed bodies [1-9]\d*/)
+      expect(result.out).toContain("FAILED (reproduce with --seed 3)")
+    } finally {
+      broken.closeAllConnections()
+      await new Promise((resolve) => broken.close(resolve))
+    }
+  }, 30_000)
 })

@@ -64,8 +64,8 @@ describe("keys in logs, and methods Node handles apart", () => {
   let api: ApiServer
   let port: number
   let validKey: string
-  // Never issued: a 403 when sent as `key`, and as unknown a value as the valid one elsewhere.
-  const unknownKey = "Zq9vUnknownKeyNeverIssued_0123456"
+  // Never issued, in the shape of an issued key (32 base64url characters): a 403 when sent as `key`.
+  const unknownKey = "Zq9vUnknownKeyNeverIssued_012345"
 
   beforeAll(async () => {
     const { demoKey } = await ensureDataset({ dbPath, demoKeyPath: join(dir, "demo-key.json"), trips: 200, nowMs: Date.now() })
@@ -165,6 +165,9 @@ describe("keys in logs, and methods Node handles apart", () => {
       }
       targets.push(
         `/api/v2/trips?key=${value}&${locale}`,
+        `/api/v2/trips?${value}&${locale}`,
+        `/api/v2/trips?fn=${value}&locale=fr_FR&cur=EUR`,
+        `/api/v2/trips?K%C3%A9ey=${value}&${locale}`,
         `/api/v2/trips?key=${value}&key=${value}&${locale}`,
         `/api/v2/trips?key%ZZ=${value}&${locale}`,
         `/api/v2/trips?${locale};key=${value}`,

@@ -9,7 +9,7 @@ describe("redactQuery", () => {
       "Key", "KEY", "kEy", "api_key", "apikey", "apiKey", "API-KEY", "x-api-key", "key%20", "%20key", "key+", "+key", "k%65y%20",
       "%4B%45%59", "k%2565y", "%EF%BC%AB%EF%BC%A5%EF%BC%B9", "k%C3%A9y", "ke%00y", "access_token", "accessToken", "token", "refresh_token",
       "secret", "client_secret", "password", "passwd", "pwd", "auth", "Authorization", "credentials", "signature", "session", "bearer",
-      "jwt", "key%", "key%zz", "key%C3", "keys", "monkey", "key[]", "key.0", "?key"
+      "jwt", "key%", "key%zz", "key%C3", "keys", "monkey", "key[]", "key.0", "?key", "K%C3%A9ey", "k'%C3%AFPey", "secr-et", "accessT%C3%BFoken"
     ]
     for (const name of names) {
       const query = `locale=fr_FR&${name}=${SECRET}&fn=Saint%20%C3%89tienne&cur=EUR`
@@ -23,6 +23,13 @@ describe("redactQuery", () => {
     expect(redactQuery(`key=${SECRET}&locale=fr_FR&%6Bey=${SECRET}`)).toBe("locale=fr_FR")
     expect(redactQuery(`locale=fr_FR;key=${SECRET};cur=EUR&fn=Paris`)).toBe(`locale=fr_FR;key=${REDACTED};cur=EUR&fn=Paris`)
     expect(redactQuery(`locale=fr_FR&token:${SECRET}`)).toBe(`locale=fr_FR&token:${REDACTED}`)
+  })
+
+  it("redacts a name or value shaped like a key (32 base64url characters), whatever the name", () => {
+    expect(redactQuery(`locale=fr_FR&${SECRET}&fn=Paris`)).toBe(`locale=fr_FR&${REDACTED}&fn=Paris`)
+    expect(redactQuery(`locale=fr_FR&fn=${SECRET}`)).toBe(`locale=fr_FR&fn=${REDACTED}`)
+    expect(redactQuery(`%EF%BF%BD%BC=${SECRET}&${SECRET}=1`)).toBe(`%EF%BF%BD%BC=${REDACTED}&${REDACTED}=1`)
+    expect(redactQuery(`fn=${SECRET.slice(1)}&tn=${SECRET}x`)).toBe(`fn=${SECRET.slice(1)}&tn=${SECRET}x`)
   })
 
   it("keeps repeats and empty values, so that a replay of the redacted query gets the same answer", () => {
