@@ -16,6 +16,7 @@ import { renderSearchTrip } from "./render/renderSearchTrip.js"
 import { segmentView } from "./render/SegmentView.js"
 import type { JsonObject, RawParams, RequestContext } from "./RequestContext.js"
 import type { MatchResult, SegmentHit } from "./search/MatchRequest.js"
+import type { ShownStoredTrip } from "./model/ShownTrip.js"
 import { toMatchRequest } from "./search/toMatchRequest.js"
 
 const EMPTY_RESULT: MatchResult = {
@@ -54,7 +55,9 @@ export const searchTrips = (
     const result = from === undefined && to === undefined ? EMPTY_RESULT : yield* (yield* TripMatcher).match(request)
 
     const shown = [...result.page, ...result.top]
-    const trips = shown.length === 0 ? new Map() : yield* store.getTrips([...new Set(shown.map((h) => h.id))])
+    // The matcher answers the shown trips when it keeps them beside its index; else the store does.
+    const trips: ReadonlyMap<string, ShownStoredTrip> =
+      result.trips ?? (shown.length === 0 ? new Map() : yield* store.getTrips([...new Set(shown.map((h) => h.id))]))
     const currency = query.cur
     // A trip cancelled between matching and reading is left out rather than shown stale.
     const render = (hits: ReadonlyArray<SegmentHit>) =>

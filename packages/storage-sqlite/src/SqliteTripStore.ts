@@ -1,4 +1,4 @@
-import { CURRENCIES, DEFAULT_RATES, type CurrencyCode, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
+import { CURRENCIES, DEFAULT_RATES, type CurrencyCode, encodeShown, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
 import { Effect, Layer, Option } from "effect"
 import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
 import { INDEX_COLUMNS, recordFromRaw } from "./packTrip.js"
@@ -8,19 +8,23 @@ const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
   zoneOffsets: JSON.parse(zoneOffsets) as Array<number>
 })
 
+/** An index record from a raw row of INDEX_COLUMNS then `trip_json`, with what a search shows of the trip. */
+const shownRecord = (row: ReadonlyArray<unknown>): IndexRecord => ({ ...recordFromRaw(row), shown: encodeShown(JSON.parse(row[2] as string) as FeedTrip) })
+
 /** The TripStore service over an open database (the caller owns the connection). */
 export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   const getOne = db.prepare("SELECT trip_json, zone_offsets FROM trips WHERE id = ?").raw()
   const getMany = db.prepare("SELECT id, trip_json, zone_offsets FROM trips WHERE id IN (SELECT value FROM json_each(?))").raw()
-  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS} FROM trips WHERE status = 'active'`).raw()
-  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS} FROM trips WHERE seq > ? ORDER BY seq`).raw()
+  // With the trip's JSON: what a search shows of it goes into the index too (`encodeShown`).
+  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS}, trip_json FROM trips WHERE status = 'active'`).raw()
+  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS}, trip_json FROM trips WHERE seq > ? ORDER BY seq`).raw()
   const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
   const rateRows = db.prepare("SELECT currency, per_eur FROM rates").raw()
   const storeId = db.prepare("SELECT value FROM meta WHERE key = 'store_id'").pluck()
 
   const scan = db.transaction((onRecord: (record: IndexRecord) => void): number => {
     const seq = maxSeq.get() as number
-    for (const row of scanActive.iterate() as IterableIterator<Array<unknown>>) onRecord(recordFromRaw(row))
+    for (const row of scanActive.iterate() as IterableIterator<Array<unknown>>) onRecord(shownRecord(row))
     return seq
   })
 
@@ -28,7 +32,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
     const upserts: Array<IndexRecord> = []
     const removed: Array<string> = []
     for (const row of changed.iterate(since) as IterableIterator<Array<unknown>>) {
-      if (row[0] === "active") upserts.push(recordFromRaw(row.slice(1)))
+      if (row[0] === "active") upserts.push(shownRecord(row.slice(1)))
       else removed.push(row[1] as string)
     }
     return { seq: maxSeq.get() as number, upserts, removed }

@@ -1,4 +1,4 @@
-import { DEFAULT_RATES, toIndexRecord, TripStore, type IndexRecord } from "@tripsearch/core"
+import { DEFAULT_RATES, encodeShown, toIndexRecord, TripStore, type IndexRecord } from "@tripsearch/core"
 import Database from "better-sqlite3"
 import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -48,7 +48,7 @@ const variedTrips = () =>
   })
 
 describe("SqliteTripStore", () => {
-  it("scanIndex gives exactly toIndexRecord(getTrip) for every active trip", async () => {
+  it("scanIndex gives exactly toIndexRecord(getTrip), with what a search shows, for every active trip", async () => {
     const path = tmp.path("store.db")
     const db = openDatabase(path)
     expect(await importFeed(db, tmp.write("v.ndjson", feed(variedTrips())))).toMatchObject({ ok: true, imported: 30 })
@@ -61,7 +61,7 @@ describe("SqliteTripStore", () => {
         expect(scanned).toHaveLength(30 - 4) // v3, v10, v17, v24 are cancelled
         for (const record of scanned) {
           const stored = Option.getOrThrow(yield* store.getTrip(record.id))
-          expect(record).toStrictEqual(toIndexRecord(stored))
+          expect(record).toStrictEqual({ ...toIndexRecord(stored), shown: encodeShown(stored.trip) })
         }
         const changes = yield* store.changesSince(0)
         expect(changes.upserts).toStrictEqual(scanned.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))))

@@ -1,4 +1,4 @@
-import { toIndexRecord } from "@tripsearch/core"
+import { encodeShown, toIndexRecord } from "@tripsearch/core"
 import { Effect, Option } from "effect"
 import { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -97,7 +97,7 @@ describe("importFeed", () => {
     expect(a1.trip.comment).toBe("full now")
     expect(db.prepare("SELECT count(*) FROM trips").pluck().get()).toBe(2)
     const changes = run(store.changesSince(2))
-    expect(changes).toEqual({ seq: 3, upserts: [toIndexRecord(a1)], removed: [] })
+    expect(changes).toEqual({ seq: 3, upserts: [{ ...toIndexRecord(a1), shown: encodeShown(a1.trip) }], removed: [] })
     expect(run(store.changesSince(3))).toEqual({ seq: 3, upserts: [], removed: [] })
   })
 

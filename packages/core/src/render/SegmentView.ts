@@ -1,5 +1,5 @@
 import type { LocaleInfo } from "../model/Locale.js"
-import type { StoredTrip } from "../model/StoredTrip.js"
+import type { ShownStoredTrip } from "../model/ShownTrip.js"
 import { kmToMetres } from "../search/IndexRecord.js"
 import { minorUnits } from "../pricing/money.js"
 import { priceColor, type PriceColor } from "../pricing/priceColor.js"
@@ -8,8 +8,8 @@ import { segmentAmounts, type SegmentAmounts } from "../pricing/segmentPrice.js"
 import type { CurrencyCode } from "../model/Locale.js"
 
 /** Segment `wi -> wj` of a stored trip with the figures both renderers show (docs/API.md, Searching and Prices). */
-export interface SegmentView {
-  readonly stored: StoredTrip
+export interface SegmentView<S extends ShownStoredTrip = ShownStoredTrip> {
+  readonly stored: S
   readonly i: number
   readonly j: number
   readonly permanentId: string
@@ -23,20 +23,20 @@ export interface SegmentView {
   readonly currency: CurrencyCode
 }
 
-export const waypointUtcMs = (stored: StoredTrip, k: number): number =>
+export const waypointUtcMs = (stored: ShownStoredTrip, k: number): number =>
   Date.parse(stored.trip.departure_time) + stored.trip.waypoints[k]!.offset_min * 60_000
 
-export const waypointLocalMs = (stored: StoredTrip, k: number): number =>
+export const waypointLocalMs = (stored: ShownStoredTrip, k: number): number =>
   waypointUtcMs(stored, k) + stored.zoneOffsets[k]! * 60_000
 
-export const segmentView = (
-  stored: StoredTrip,
+export const segmentView = <S extends ShownStoredTrip>(
+  stored: S,
   i: number,
   j: number,
   locale: LocaleInfo,
   currency: CurrencyCode,
   rates: RateTable
-): SegmentView => {
+): SegmentView<S> => {
   const { trip } = stored
   let net = 0
   let distanceM = 0

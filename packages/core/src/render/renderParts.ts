@@ -15,7 +15,7 @@ export const renderPrice = (minor: number, currency: CurrencyCode, bcp47: string
 })
 
 /** The Place object for waypoint k. */
-export const renderPlace = (trip: FeedTrip, k: number, marks: JsonObject = {}): JsonObject => {
+export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, marks: JsonObject = {}): JsonObject => {
   const w = trip.waypoints[k]!
   return {
     city_name: w.city,

@@ -1,4 +1,5 @@
 import type { LocaleInfo } from "../model/Locale.js"
+import type { StoredTrip } from "../model/StoredTrip.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatIsoWithOffset, formatLocalDate } from "./localTime.js"
 import { renderCar, renderPlace, renderValue, roundHalfUp } from "./renderParts.js"
@@ -6,7 +7,7 @@ import { renderTripLinks, renderTripPrices, type TripLinks } from "./renderSearc
 import { waypointLocalMs, type SegmentView } from "./SegmentView.js"
 
 /** The Trip detail object (docs/API.md, TripDetail). */
-export const renderTripDetail = (view: SegmentView, locale: LocaleInfo, links: TripLinks, nowMs: number): JsonObject => {
+export const renderTripDetail = (view: SegmentView<StoredTrip>, locale: LocaleInfo, links: TripLinks, nowMs: number): JsonObject => {
   const { stored } = view
   const { trip } = stored
   const passed = view.departureUtcMs < nowMs

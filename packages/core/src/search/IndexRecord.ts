@@ -31,6 +31,8 @@ export interface IndexRecord {
   readonly hasPhoto: boolean
   readonly experience: number
   readonly comfortStars: number
+  /** What a search shows beyond these numbers (`encodeShown`); without it, the shown trips are read from the store. */
+  readonly shown?: Uint8Array
 }
 
 /** Distances are kept in whole metres so that segment sums are exact integers. */

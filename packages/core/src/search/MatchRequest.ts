@@ -1,5 +1,6 @@
 import type { CurrencyCode, PriceMode } from "../model/Locale.js"
 import type { RateTable } from "../pricing/rates.js"
+import type { ShownStoredTrip } from "../model/ShownTrip.js"
 
 /** A search place with its radius, both resolved: what the matcher compares waypoints with. */
 export interface MatchPlace {
@@ -41,6 +42,8 @@ export interface MatchRequest {
   readonly limit: number
   /** Whether to pick `top_trips` (page 1 only). */
   readonly withTopTrips: boolean
+  /** Whether to answer the shown trips too (`MatchResult.trips`), where the matcher keeps them. */
+  readonly withTrips?: boolean
 }
 
 /** A matched segment `wi -> wj` of a trip, with the distances from the searched places. */
@@ -78,4 +81,9 @@ export interface MatchResult {
   readonly page: ReadonlyArray<SegmentHit>
   readonly top: ReadonlyArray<SegmentHit>
   readonly facets: FacetCounts
+  /**
+   * With `withTrips`, the trips of `page` and `top` by id, when the matcher holds what a search
+   * shows of every one of them; absent otherwise (they are then read from the store).
+   */
+  readonly trips?: ReadonlyMap<string, ShownStoredTrip>
 }

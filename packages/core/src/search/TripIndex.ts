@@ -199,15 +199,8 @@ export class TripIndex {
   private announce(): void {
     const last = this.announced
     const now = this.image()
-    if (
-      last !== undefined &&
-      last.columns.alive === now.columns.alive &&
-      last.columns.idChars === now.columns.idChars &&
-      last.columns.wLat === now.columns.wLat &&
-      last.grid.start === now.grid.start
-    ) {
-      return
-    }
+    const same = <A extends object>(a: A, b: A): boolean => (Object.keys(a) as Array<keyof A>).every((k) => a[k] === b[k])
+    if (last !== undefined && same(last.columns, now.columns) && same(last.grid, now.grid)) return
     this.version++
     const image = this.image()
     this.announced = image

@@ -6,6 +6,8 @@ import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
 import { Matches } from "./tripIndex/ranking.js"
 import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
+import { shownTrip } from "./tripIndex/shownTrips.js"
+import type { ShownStoredTrip } from "../model/ShownTrip.js"
 import { FLAG_AUTO, FLAG_PHOTO, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
 
 /**
@@ -127,13 +129,28 @@ export class TripSearcher {
       return d
     }
     const total = matches.size
+    const page = matches.page(req, permanentId)
+    const top = req.withTopTrips ? matches.top(metres, permanentId) : []
+    const trips = req.withTrips === true ? this.shown([...page, ...top].map((m) => matches.slot[m]!)) : undefined
     return {
       total,
       fullTripsCount: full,
       ...(total > 0 ? { lowestPriceMinor: lowest } : {}),
-      page: matches.page(req, permanentId).map(hit),
-      top: req.withTopTrips ? matches.top(metres, permanentId).map(hit) : [],
-      facets: facets.counts()
+      page: page.map(hit),
+      top: top.map(hit),
+      facets: facets.counts(),
+      ...(trips !== undefined ? { trips } : {})
     }
+  }
+
+  /** The shown trips of these slots by id, or undefined if the index lacks what one of them shows. */
+  private shown(slots: ReadonlyArray<number>): Map<string, ShownStoredTrip> | undefined {
+    const trips = new Map<string, ShownStoredTrip>()
+    for (const slot of slots) {
+      const trip = shownTrip(this.t, slot)
+      if (trip === undefined) return undefined
+      trips.set(trip.trip.id, trip)
+    }
+    return trips
   }
 }

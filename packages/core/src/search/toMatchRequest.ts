@@ -47,6 +47,7 @@ export const toMatchRequest = (
     order: query.sort === undefined ? "asc" : query.order,
     offset: (query.page - 1) * query.limit,
     limit: query.limit,
-    withTopTrips: query.page === 1
+    withTopTrips: query.page === 1,
+    withTrips: true
   }
 }

@@ -1,13 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import type { StoredTrip } from "../model/StoredTrip.js"
 import { DEFAULT_RATES } from "../pricing/rates.js"
-import { toIndexRecord } from "../search/IndexRecord.js"
+import { type IndexRecord, toIndexRecord } from "../search/IndexRecord.js"
+import { encodeShown } from "../search/tripIndex/shownTrips.js"
 import { TripStore } from "../ports/TripStore.js"
 
 /**
  * A TripStore over an in-memory list, for tests and for embedding without a database. Every
  * `put` bumps the change sequence like a commit would.
  */
+/** The index record of a trip with what a search shows of it, so that searches read no store. */
+const withShown = (stored: StoredTrip): IndexRecord => ({ ...toIndexRecord(stored), shown: encodeShown(stored.trip) })
+
 export class InMemoryTripStore {
   private constructor(
     private readonly trips: Map<string, { stored: StoredTrip; seq: number }>,
@@ -33,7 +37,7 @@ export class InMemoryTripStore {
       Effect.sync(() => new Map(ids.flatMap((id) => (this.trips.has(id) ? [[id, this.trips.get(id)!.stored] as const] : [])))),
     scanIndex: (onRecord) =>
       Effect.sync(() => {
-        for (const { stored } of this.trips.values()) if (stored.trip.status === "active") onRecord(toIndexRecord(stored))
+        for (const { stored } of this.trips.values()) if (stored.trip.status === "active") onRecord(withShown(stored))
         return this.seq
       }),
     changesSince: (since) =>
@@ -41,7 +45,7 @@ export class InMemoryTripStore {
         const changed = [...this.trips.values()].filter((t) => t.seq > since).map((t) => t.stored)
         return {
           seq: this.seq,
-          upserts: changed.filter((s) => s.trip.status === "active").map(toIndexRecord),
+          upserts: changed.filter((s) => s.trip.status === "active").map(withShown),
           removed: changed.filter((s) => s.trip.status !== "active").map((s) => s.trip.id)
         }
       }),

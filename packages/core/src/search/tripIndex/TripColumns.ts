@@ -24,8 +24,8 @@ const grow = <A extends Uint8Array | Uint16Array | Int32Array | Float64Array>(a:
 }
 export const growI32 = (a: Int32Array, n: number): Int32Array => grow(a, n, (k) => new Int32Array(k))
 
-const used = (per: "slot" | "slot+1" | "waypoint" | "char", counts: { readonly slots: number; readonly waypoints: number; readonly idChars: number }): number =>
-  per === "slot" ? counts.slots : per === "slot+1" ? counts.slots + 1 : per === "waypoint" ? counts.waypoints : counts.idChars
+const used = (per: Per, counts: ColumnCounts): number =>
+  per === "slot" ? counts.slots : per === "slot+1" ? counts.slots + 1 : per === "waypoint" ? counts.waypoints : per === "char" ? counts.idChars : counts.shownBytes
 
 /** The arrays of `TripColumns`, as posted to the threads that only read them. */
 export interface ColumnsImage {
@@ -41,6 +41,8 @@ export interface ColumnsImage {
   readonly comfort: Uint8Array
   readonly idStart: Int32Array
   readonly idChars: Uint16Array
+  readonly shownStart: Int32Array
+  readonly shownBytes: Uint8Array
   readonly wLat: Float64Array
   readonly wLon: Float64Array
   readonly wUtc: Float64Array
@@ -54,7 +56,8 @@ type ColumnName = keyof ColumnsImage
 type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
 
 /** How many entries of a column are in use, given the counts; and how to allocate one. */
-const LAYOUT: ReadonlyArray<readonly [ColumnName, "slot" | "slot+1" | "waypoint" | "char", (n: number) => Column]> = [
+type Per = "slot" | "slot+1" | "waypoint" | "char" | "shownByte"
+const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> = [
   ["alive", "slot", sharedU8],
   ["wpStart", "slot", sharedI32],
   ["wpCount", "slot", sharedU8],
@@ -67,6 +70,8 @@ const LAYOUT: ReadonlyArray<readonly [ColumnName, "slot" | "slot+1" | "waypoint"
   ["comfort", "slot", sharedU8],
   ["idStart", "slot+1", sharedI32],
   ["idChars", "char", sharedU16],
+  ["shownStart", "slot+1", sharedI32],
+  ["shownBytes", "shownByte", sharedU8],
   ["wLat", "waypoint", sharedF64],
   ["wLon", "waypoint", sharedF64],
   ["wUtc", "waypoint", sharedF64],
@@ -81,13 +86,15 @@ export interface ColumnCounts {
   readonly slots: number
   readonly waypoints: number
   readonly idChars: number
+  readonly shownBytes: number
 }
 
 /**
  * Every trip of the index in flat typed arrays, no object per trip or waypoint: per trip slot
  * (`slots` of them, dead ones included until the next renumbering) and per waypoint, in trip
  * order (`waypoints`), legs stored on their first waypoint. A trip's id is its UTF-16 code units
- * in `idChars`, from `idStart[slot]` to `idStart[slot + 1]`. Fields are public: the grid, the
+ * in `idChars`, from `idStart[slot]` to `idStart[slot + 1]`; what a search shows of it beyond the
+ * numbers (`IndexRecord.shown`) is `shownBytes` from `shownStart[slot]` to `shownStart[slot + 1]`. Fields are public: the grid, the
  * renumbering and the search loop read them directly, as a struct of arrays.
  *
  * Only the writer appends. A reader built by `attach` sees a slot once the grid points at it, and
@@ -107,6 +114,8 @@ export class TripColumns implements ColumnsImage {
   comfort = sharedU8(1024)
   idStart = sharedI32(1025)
   idChars = sharedU16(32 * 1024)
+  shownStart = sharedI32(1025)
+  shownBytes = sharedU8(64 * 1024)
   slots = 0
 
   wLat = sharedF64(4096)
@@ -125,14 +134,17 @@ export class TripColumns implements ColumnsImage {
   }
 
   image(): ColumnsImage {
-    const { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars } = this
+    const { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, shownStart, shownBytes } = this
     const { wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist } = this
-    return { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist }
+    return {
+      alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, shownStart, shownBytes,
+      wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist
+    }
   }
 
   /** The counts of the entries in use. */
   counts(): ColumnCounts {
-    return { slots: this.slots, waypoints: this.waypoints, idChars: this.idStart[this.slots]! }
+    return { slots: this.slots, waypoints: this.waypoints, idChars: this.idStart[this.slots]!, shownBytes: this.shownStart[this.slots]! }
   }
 
   /** The bytes in use of every column, by name, in a fixed order (views: copy them before the next change). */
@@ -181,6 +193,13 @@ export class TripColumns implements ColumnsImage {
     this.ensureIdChars(c0 + r.id.length)
     for (let k = 0; k < r.id.length; k++) this.idChars[c0 + k] = r.id.charCodeAt(k)
     this.idStart[slot + 1] = c0 + r.id.length
+    const b0 = this.shownStart[slot]!
+    const shown = r.shown
+    if (shown !== undefined) {
+      this.ensureShownBytes(b0 + shown.length)
+      this.shownBytes.set(shown, b0)
+    }
+    this.shownStart[slot + 1] = b0 + (shown?.length ?? 0)
     this.alive[slot] = 1
     this.wpStart[slot] = w0
     this.wpCount[slot] = n
@@ -233,12 +252,13 @@ export class TripColumns implements ColumnsImage {
       short: (f & FLAG_SHORT) !== 0,
       hasPhoto: (f & FLAG_PHOTO) !== 0,
       experience: this.experience[slot]!,
-      comfortStars: this.comfort[slot]!
+      comfortStars: this.comfort[slot]!,
+      ...(this.shownStart[slot + 1]! > this.shownStart[slot]! ? { shown: this.shownBytes.slice(this.shownStart[slot], this.shownStart[slot + 1]) } : {})
     }
   }
 
   private ensureSlots(n: number): void {
-    if (n <= this.alive.length && n + 1 <= this.idStart.length) return
+    if (n <= this.alive.length && n + 1 <= this.idStart.length && n + 1 <= this.shownStart.length) return
     this.alive = grow(this.alive, n, sharedU8)
     this.wpStart = grow(this.wpStart, n, sharedI32)
     this.wpCount = grow(this.wpCount, n, sharedU8)
@@ -250,6 +270,11 @@ export class TripColumns implements ColumnsImage {
     this.experience = grow(this.experience, n, sharedU8)
     this.comfort = grow(this.comfort, n, sharedU8)
     this.idStart = grow(this.idStart, Math.max(n, this.alive.length) + 1, sharedI32)
+    this.shownStart = grow(this.shownStart, Math.max(n, this.alive.length) + 1, sharedI32)
+  }
+
+  private ensureShownBytes(n: number): void {
+    if (n > this.shownBytes.length) this.shownBytes = grow(this.shownBytes, n, sharedU8)
   }
 
   private ensureIdChars(n: number): void {

@@ -84,6 +84,18 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   }
   t.idStart = idStart
   t.idChars = idChars
+  const shownStart = sharedI32(t.shownStart.length)
+  const shownBytes = sharedU8(t.shownBytes.length)
+  for (let s = 0, b = 0; s < n; s++) {
+    const old = order[s]!
+    const from = t.shownStart[old]!
+    const to = t.shownStart[old + 1]!
+    shownBytes.set(t.shownBytes.subarray(from, to), b)
+    b += to - from
+    shownStart[s + 1] = b
+  }
+  t.shownStart = shownStart
+  t.shownBytes = shownBytes
   t.alive = gatherU8(t.alive, order)
   t.wpStart = start
   t.wpCount = gatherU8(t.wpCount, order)
