@@ -4,6 +4,22 @@ import { zoneOf, zoneOffsetMinutes } from "@tripsearch/gazetteer"
 const HOUR = 3_600_000
 /** zone -> UTC hour index -> offset, for hours with no transition inside. */
 const cache = new Map<string, Map<number, number>>()
+/**
+ * "lat,lon" -> zone. A feed names the same towns over and over, and the zone lookup of a point
+ * costs more than this map; the size bound keeps a feed of scattered points from growing it.
+ */
+const zones = new Map<string, string>()
+
+const cachedZoneOf = (lat: number, lon: number): string => {
+  const key = `${lat},${lon}`
+  let zone = zones.get(key)
+  if (zone === undefined) {
+    zone = zoneOf(lat, lon)
+    if (zones.size >= 100_000) zones.clear()
+    zones.set(key, zone)
+  }
+  return zone
+}
 
 /**
  * The gazetteer's `offsetAt`, memoised per zone and UTC hour: an hour whose first and last
@@ -11,7 +27,7 @@ const cache = new Map<string, Map<number, number>>()
  * an hour holding a transition is computed exactly for each instant.
  */
 export const cachedOffsetAt = (lat: number, lon: number, utcMs: number): number => {
-  const zone = zoneOf(lat, lon)
+  const zone = cachedZoneOf(lat, lon)
   let hours = cache.get(zone)
   if (hours === undefined) cache.set(zone, (hours = new Map()))
   const hour = Math.floor(utcMs / HOUR)
