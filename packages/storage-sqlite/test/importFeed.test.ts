@@ -23,7 +23,7 @@ describe("importFeed", () => {
   it("imports a valid feed from a file, with defaults applied", async () => {
     const file = tmp.write("ok.ndjson", feed([tripInput("a1"), tripInput("a2", { status: "active", service: "short" }), "", tripInput("a3")]))
     const result = await importFeed(db, file)
-    expect(result).toEqual({ ok: true, imported: 3, seq: 3 })
+    expect(result).toEqual({ ok: true, imported: 3, unchanged: 0, seq: 3 })
     const store = makeSqliteTripStore(db)
     const a1 = Option.getOrThrow(run(store.getTrip("a1")))
     expect(a1.trip.status).toBe("active")
@@ -91,7 +91,7 @@ describe("importFeed", () => {
     await importFeed(db, [toLine(tripInput("a1")), toLine(tripInput("a2"))])
     const store = makeSqliteTripStore(db)
     const result = await importFeed(db, [toLine(tripInput("a1", { seats_left: 0, comment: "full now" }))])
-    expect(result).toEqual({ ok: true, imported: 1, seq: 3 })
+    expect(result).toEqual({ ok: true, imported: 1, unchanged: 0, seq: 3 })
     const a1 = Option.getOrThrow(run(store.getTrip("a1")))
     expect(a1.trip.seats_left).toBe(0)
     expect(a1.trip.comment).toBe("full now")
@@ -122,7 +122,7 @@ describe("importFeed", () => {
     const chunks: Array<Buffer> = []
     for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7))
     const result = await importFeed(db, Readable.from(chunks))
-    expect(result).toEqual({ ok: true, imported: 2, seq: 2 })
+    expect(result).toEqual({ ok: true, imported: 2, unchanged: 0, seq: 2 })
     const s1 = Option.getOrThrow(run(makeSqliteTripStore(db).getTrip("s1")))
     expect(s1.trip.comment).toBe("Départ à l'heure — 🚗")
   })
