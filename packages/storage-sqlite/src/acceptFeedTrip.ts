@@ -13,10 +13,25 @@ import { canonicalColorHexa, COMFORT_STARS, CURRENCIES, type FeedTrip, MINOR_DIG
 type Obj = Record<string, unknown>
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v)
-const onlyKeys = (o: Obj, known: ReadonlySet<string>): boolean => {
-  for (const k in o) if (!known.has(k)) return false
-  return true
+const UNKNOWN_KEY = 0
+const IN_ORDER = 1
+const OTHER_ORDER = 2
+/**
+ * Whether every key of `o` is known (`rank` gives each its place in the Schema's order), and if so
+ * whether they come in that order: then the parsed object is already the decoded one, and is kept.
+ */
+const keysOf = (o: Obj, rank: ReadonlyMap<string, number>): number => {
+  let last = -1
+  let result = IN_ORDER
+  for (const k in o) {
+    const r = rank.get(k)
+    if (r === undefined) return UNKNOWN_KEY
+    if (r < last) result = OTHER_ORDER
+    last = r
+  }
+  return result
 }
+const onlyKeys = (o: Obj, known: ReadonlyMap<string, number>): boolean => keysOf(o, known) !== UNKNOWN_KEY
 const isText = (v: unknown): v is string => typeof v === "string"
 const isNonEmptyText = (v: unknown): v is string => typeof v === "string" && v.length >= 1
 const isNum = (v: unknown): v is number => typeof v === "number"
@@ -46,11 +61,11 @@ const isSchedule = oneOf(["NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER
 const isMessaging = oneOf(["public", "private"])
 const isComfort = oneOf(["Basic", "Normal", "Comfortable", "Luxury"])
 
-const keys = (...names: ReadonlyArray<string>): ReadonlySet<string> => new Set(names)
+const keys = (...names: ReadonlyArray<string>): ReadonlyMap<string, number> => new Map(names.map((name, k) => [name, k]))
 const TRIP_KEYS = keys("id", "status", "departure_time", "waypoints", "legs", "currency", "seats", "seats_left", "seats_count_origin", "booking_mode",
   "booking_type", "service", "viaggio_rosa", "is_comfort", "luggage", "detour", "schedule", "comment", "messaging_status", "answer_delay",
   "view_count", "car", "driver", "passengers", "vehicle_pictures", "questions")
-const TRIP_ORDER = [...TRIP_KEYS]
+const TRIP_ORDER = [...TRIP_KEYS.keys()]
 const WAYPOINT_KEYS = keys("city", "address", "lat", "lon", "country", "meeting_point_id", "offset_min")
 const LEG_KEYS = keys("price", "distance_km", "duration_s")
 const CAR_KEYS = keys("id", "make", "model", "color", "color_hexa", "comfort", "comfort_nb_star", "number_of_seat", "category", "picture")
@@ -66,63 +81,78 @@ const pick = (o: Obj, names: ReadonlyArray<string>): Obj => {
 }
 
 const waypoint = (w: unknown): Obj | undefined => {
-  if (!isObj(w) || !onlyKeys(w, WAYPOINT_KEYS)) return undefined
+  if (!isObj(w)) return undefined
+  const order = keysOf(w, WAYPOINT_KEYS)
+  if (order === UNKNOWN_KEY) return undefined
   if (!isNonEmptyText(w["city"]) || (w["address"] !== undefined && !isText(w["address"]))) return undefined
   if (!isBetween(w["lat"], -90, 90) || !isBetween(w["lon"], -180, 180) || !isText(w["country"]) || !COUNTRY.test(w["country"])) return undefined
   if ((w["meeting_point_id"] !== undefined && !isNonNegInt(w["meeting_point_id"])) || !isNonNegInt(w["offset_min"])) return undefined
-  return pick(w, ["city", "address", "lat", "lon", "country", "meeting_point_id", "offset_min"])
+  return order === IN_ORDER ? w : pick(w, ["city", "address", "lat", "lon", "country", "meeting_point_id", "offset_min"])
 }
 
 const leg = (l: unknown): Obj | undefined => {
-  if (!isObj(l) || !onlyKeys(l, LEG_KEYS)) return undefined
+  if (!isObj(l)) return undefined
+  const order = keysOf(l, LEG_KEYS)
+  if (order === UNKNOWN_KEY) return undefined
   const { price, distance_km, duration_s } = l
   if (!isNum(price) || !(price > 0) || !Number.isFinite(price)) return undefined
   if (!isNum(distance_km) || !(distance_km >= 0) || !Number.isFinite(distance_km) || !isNonNegInt(duration_s)) return undefined
-  return { price, distance_km, duration_s }
+  return order === IN_ORDER ? l : { price, distance_km, duration_s }
 }
 
 const car = (c: unknown): Obj | undefined => {
-  if (!isObj(c) || !onlyKeys(c, CAR_KEYS)) return undefined
+  if (!isObj(c)) return undefined
+  const order = keysOf(c, CAR_KEYS)
+  if (order === UNKNOWN_KEY) return undefined
   if (!isText(c["id"]) || !isText(c["make"]) || !isText(c["model"]) || (c["color"] !== undefined && !isText(c["color"]))) return undefined
   const hexa = c["color_hexa"]
   if (hexa !== undefined && !(isText(hexa) && HEXA.test(hexa))) return undefined
   if (!isComfort(c["comfort"]) || !isIntBetween(c["comfort_nb_star"], 1, 4)) return undefined
   if (c["number_of_seat"] !== undefined && !isIntBetween(c["number_of_seat"], 1, 9)) return undefined
   if (!isNonEmptyText(c["category"]) || (c["picture"] !== undefined && !isUrl(c["picture"]))) return undefined
+  const canonical = hexa === undefined ? undefined : canonicalColorHexa(hexa as string)
+  if (order === IN_ORDER && canonical === hexa) return c
   const out = pick(c, ["id", "make", "model", "color", "color_hexa", "comfort", "comfort_nb_star", "number_of_seat", "category", "picture"])
-  if (hexa !== undefined) out["color_hexa"] = canonicalColorHexa(hexa as string)
+  if (canonical !== undefined) out["color_hexa"] = canonical
   return out
 }
 
 const driver = (d: unknown): Obj | undefined => {
-  if (!isObj(d) || !onlyKeys(d, DRIVER_KEYS)) return undefined
+  if (!isObj(d)) return undefined
+  const order = keysOf(d, DRIVER_KEYS)
+  if (order === UNKNOWN_KEY) return undefined
   if (!isText(d["id"]) || !isText(d["display_name"]) || !(d["picture"] === null || isUrl(d["picture"])) || !isIntBetween(d["experience"], 0, 4)) return undefined
-  return { id: d["id"], display_name: d["display_name"], picture: d["picture"], experience: d["experience"] }
+  return order === IN_ORDER ? d : { id: d["id"], display_name: d["display_name"], picture: d["picture"], experience: d["experience"] }
 }
 
 const passenger = (p: unknown): Obj | undefined => {
-  if (!isObj(p) || !onlyKeys(p, PASSENGER_KEYS)) return undefined
+  if (!isObj(p)) return undefined
+  const order = keysOf(p, PASSENGER_KEYS)
+  if (order === UNKNOWN_KEY) return undefined
   if (!isText(p["id"]) || !isText(p["display_name"]) || (p["picture"] !== undefined && !isUrl(p["picture"]))) return undefined
-  return pick(p, ["id", "display_name", "picture"])
+  return order === IN_ORDER ? p : pick(p, ["id", "display_name", "picture"])
 }
 
 const question = (q: unknown): Obj | undefined => {
-  if (!isObj(q) || !onlyKeys(q, QUESTION_KEYS)) return undefined
+  if (!isObj(q)) return undefined
+  const order = keysOf(q, QUESTION_KEYS)
+  if (order === UNKNOWN_KEY) return undefined
   if (!isText(q["id"]) || !isText(q["question"]) || (q["answer"] !== undefined && !isText(q["answer"]))) return undefined
   if (!isIso(q["asked_at"]) || (q["answered_at"] !== undefined && !isIso(q["answered_at"]))) return undefined
-  return pick(q, ["id", "question", "answer", "asked_at", "answered_at"])
+  return order === IN_ORDER ? q : pick(q, ["id", "question", "answer", "asked_at", "answered_at"])
 }
 
 /** Each item through `item`; undefined when the value is not an array or one item fails. */
 const arrayOf = (v: unknown, item: (x: unknown) => unknown): Array<unknown> | undefined => {
   if (!Array.isArray(v)) return undefined
-  const out = new Array<unknown>(v.length)
+  let out: Array<unknown> | undefined // a copy, made only once an item is not kept as it is
   for (let i = 0; i < v.length; i++) {
     const x = item(v[i])
     if (x === undefined) return undefined
-    out[i] = x
+    if (out === undefined && x !== v[i]) out = v.slice(0, i)
+    if (out !== undefined) out.push(x)
   }
-  return out
+  return out ?? v
 }
 const url = (v: unknown): unknown => (isUrl(v) ? v : undefined)
 

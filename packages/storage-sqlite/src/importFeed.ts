@@ -1,9 +1,8 @@
-import { Either } from "effect"
-import { decodeFeedLineFast } from "./decodeFeedLineFast.js"
+import { availableParallelism } from "node:os"
+import { decodeFeedLines, type DecodedLine } from "./decodeFeedLines.js"
+import { FeedDecodePool } from "./FeedDecodePool.js"
 import { getMeta, setMeta, type SqliteDatabase } from "./openDatabase.js"
-import { toTripRow } from "./packTrip.js"
 import { readLines, type FeedSource } from "./readLines.js"
-import { zoneOffsetsOf } from "./zoneOffsets.js"
 
 export type ImportResult =
   | {
@@ -21,6 +20,24 @@ export interface ImportOptions {
   /** Called every `progressEvery` lines (default 10,000) with the number of lines read so far. */
   readonly onProgress?: (linesRead: number) => void
   readonly progressEvery?: number
+  /**
+   * Worker threads that decode lines while this thread writes (default: the machine's cores, at
+   * most 4; 0 decodes here). They start only once `decodeThreadsAfter` lines (default 20,000)
+   * have been decoded here: a small feed does not wait for threads to load.
+   */
+  readonly decodeThreads?: number
+  readonly decodeThreadsAfter?: number
+}
+
+/** Lines per batch handed to a worker, and batches in flight per worker. */
+const BATCH_LINES = 500
+const IN_FLIGHT_PER_THREAD = 4
+
+/** A batch's lines as read: each non-blank line with its number, or the error of a line that is not UTF-8. */
+interface Batch {
+  readonly n: Array<number>
+  readonly texts: Array<string>
+  readonly errors: Array<string | undefined>
 }
 
 const UPSERT = `
@@ -68,39 +85,42 @@ export const importFeed = async (db: SqliteDatabase, source: FeedSource, options
   if (db.inTransaction) throw new Error("importFeed: the connection is already in a transaction")
   const upsert = db.prepare(UPSERT)
   const progressEvery = options.progressEvery ?? 10_000
+  const threads = Math.max(0, options.decodeThreads ?? Math.min(4, availableParallelism()))
+  const threadsAfter = options.decodeThreadsAfter ?? 20_000
   const errors: Array<string> = []
   const seenOn = new Map<string, number>()
   let imported = 0
   let changed = 0
+  let decodedHere = 0
+  let pool: FeedDecodePool | undefined
+  /** Decoded batches not yet written, in the order of the feed. */
+  const inFlight: Array<{ batch: Batch; decoded: Promise<Array<DecodedLine>> }> = []
   const cacheSize = db.pragma("cache_size", { simple: true }) as number
   db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`)
   db.exec("BEGIN IMMEDIATE")
-  try {
-    let seq = currentSeq(db)
-    for await (const line of readLines(source)) {
-      const n = line.n
-      if (options.onProgress && n % progressEvery === 0) options.onProgress(n)
-      if (line.invalidUtf8 !== undefined) {
-        const { byte, lineOffset, sourceOffset } = line.invalidUtf8
-        errors.push(`line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`)
+  let seq = currentSeq(db)
+
+  const write = (batch: Batch, decoded: ReadonlyArray<DecodedLine>) => {
+    for (let k = 0; k < batch.n.length; k++) {
+      const n = batch.n[k]!
+      const error = batch.errors[k]
+      if (error !== undefined) {
+        errors.push(error)
         continue
       }
-      const text = line.text
-      if (text.trim() === "") continue
-      const decoded = decodeFeedLineFast(text)
-      if (Either.isLeft(decoded)) {
-        for (const { field, reason } of decoded.left) errors.push(`line ${n}: ${field}: ${reason}`)
+      const d = decoded[k]!
+      if (d.row === undefined) {
+        for (const { field, reason } of d.issues) errors.push(`line ${n}: ${field}: ${reason}`)
         continue
       }
-      const trip = decoded.right
-      const first = seenOn.get(trip.id)
+      const row = d.row
+      const first = seenOn.get(row.id)
       if (first !== undefined) {
-        errors.push(`line ${n}: id: duplicate id "${trip.id}", already on line ${first}`)
+        errors.push(`line ${n}: id: duplicate id "${row.id}", already on line ${first}`)
         continue
       }
-      seenOn.set(trip.id, n)
+      seenOn.set(row.id, n)
       if (errors.length > 0) continue // the file is rejected: keep validating, stop writing
-      const row = toTripRow({ trip, zoneOffsets: zoneOffsetsOf(trip) })
       const written = upsert.run(
         row.id, row.status, seq + 1, row.departure_ms, row.currency, row.seats, row.seats_left, row.booking_type,
         row.flags, row.experience, row.comfort_stars, row.packed, row.zone_offsets, row.trip_json
@@ -110,6 +130,49 @@ export const importFeed = async (db: SqliteDatabase, source: FeedSource, options
         changed++
       }
       imported++
+    }
+  }
+
+  const dispatch = async (batch: Batch) => {
+    if (pool === undefined && threads > 0 && decodedHere >= threadsAfter) pool = new FeedDecodePool(threads)
+    if (pool === undefined) {
+      decodedHere += batch.texts.length
+      write(batch, decodeFeedLines(batch.texts))
+      return
+    }
+    const decoded = pool.decode(batch.texts)
+    decoded.catch(() => {}) // awaited in turn below; a failed pool must not also be an unhandled rejection
+    inFlight.push({ batch, decoded })
+    if (inFlight.length >= threads * IN_FLIGHT_PER_THREAD) {
+      const next = inFlight.shift()!
+      write(next.batch, await next.decoded)
+    }
+  }
+
+  try {
+    let batch: Batch = { n: [], texts: [], errors: [] }
+    for await (const line of readLines(source)) {
+      const n = line.n
+      if (options.onProgress && n % progressEvery === 0) options.onProgress(n)
+      if (line.invalidUtf8 !== undefined) {
+        const { byte, lineOffset, sourceOffset } = line.invalidUtf8
+        batch.n.push(n)
+        batch.texts.push("")
+        batch.errors.push(`line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`)
+      } else if (line.text.trim() !== "") {
+        batch.n.push(n)
+        batch.texts.push(line.text)
+        batch.errors.push(undefined)
+      }
+      if (batch.n.length >= BATCH_LINES) {
+        await dispatch(batch)
+        batch = { n: [], texts: [], errors: [] }
+      }
+    }
+    if (batch.n.length > 0) await dispatch(batch)
+    while (inFlight.length > 0) {
+      const next = inFlight.shift()!
+      write(next.batch, await next.decoded)
     }
     if (errors.length > 0) {
       db.exec("ROLLBACK")
@@ -126,5 +189,6 @@ export const importFeed = async (db: SqliteDatabase, source: FeedSource, options
     throw e
   } finally {
     db.pragma(`cache_size = ${cacheSize}`)
+    await pool?.close()
   }
 }

@@ -5,19 +5,25 @@ const HOUR = 3_600_000
 /** zone -> UTC hour index -> offset, for hours with no transition inside. */
 const cache = new Map<string, Map<number, number>>()
 /**
- * "lat,lon" -> zone. A feed names the same towns over and over, and the zone lookup of a point
- * costs more than this map; the size bound keeps a feed of scattered points from growing it.
+ * lat -> lon -> zone. A feed names the same towns over and over, and the zone lookup of a point
+ * costs more than two number-keyed maps (a string key would cost more than the lookup: numbers
+ * are slow to print); the size bound keeps a feed of scattered points from growing it.
  */
-const zones = new Map<string, string>()
+const zones = new Map<number, Map<number, string>>()
+let zonesSize = 0
 
 const cachedZoneOf = (lat: number, lon: number): string => {
-  const key = `${lat},${lon}`
-  let zone = zones.get(key)
-  if (zone === undefined) {
-    zone = zoneOf(lat, lon)
-    if (zones.size >= 100_000) zones.clear()
-    zones.set(key, zone)
+  const known = zones.get(lat)?.get(lon)
+  if (known !== undefined) return known
+  const zone = zoneOf(lat, lon)
+  if (zonesSize >= 100_000) {
+    zones.clear()
+    zonesSize = 0
   }
+  let byLon = zones.get(lat)
+  if (byLon === undefined) zones.set(lat, (byLon = new Map()))
+  byLon.set(lon, zone)
+  zonesSize++
   return zone
 }
 

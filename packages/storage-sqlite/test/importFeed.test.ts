@@ -1,5 +1,6 @@
 import { toIndexRecord } from "@tripsearch/core"
 import { Effect, Option } from "effect"
+import { writeFileSync } from "node:fs"
 import { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { importFeed, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
@@ -134,5 +135,37 @@ describe("importFeed", () => {
       yield toLine(tripInput("g2", { seats_left: 5 }))
     }
     expect(await importFeed(db, lines())).toEqual({ ok: false, errors: [expect.stringMatching(/^line 3: seats_left: /)] })
+  })
+})
+
+describe("importFeed with decode threads", () => {
+  const trips = (count: number) => Array.from({ length: count }, (_, i) => toLine(tripInput(`w${i}`, { seats_left: i % 4, comment: `trip ${i} — é` })))
+
+  it("stores the same rows as decoding in its own thread, over several batches", async () => {
+    const lines = trips(1_234)
+    const file = tmp.write("many.ndjson", lines.join("\n") + "\n")
+    const other = openDatabase(tmp.path("other.db"))
+    try {
+      expect(await importFeed(db, file, { decodeThreads: 0 })).toEqual({ ok: true, imported: 1_234, unchanged: 0, seq: 1_234 })
+      expect(await importFeed(other, file, { decodeThreads: 2, decodeThreadsAfter: 0 })).toEqual({ ok: true, imported: 1_234, unchanged: 0, seq: 1_234 })
+      expect(snapshot(other)).toEqual(snapshot(db))
+    } finally {
+      other.close()
+    }
+  })
+
+  it("reports the same errors, in line order, whichever thread found them", async () => {
+    const lines: Array<string | Buffer> = trips(1_100)
+    lines[3] = toLine(tripInput("bad3", { seats: 9 }))
+    lines[700] = Buffer.concat([Buffer.from('{"id":"x'), Buffer.from([0xfe]), Buffer.from('"}')])
+    lines[1_050] = toLine(tripInput("w5"))
+    const file = tmp.path("bad-many.ndjson")
+    writeFileSync(file, Buffer.concat(lines.flatMap((l) => [Buffer.from(l), Buffer.from("\n")])))
+    const here = await importFeed(db, file, { decodeThreads: 0 })
+    const threaded = await importFeed(db, file, { decodeThreads: 2, decodeThreadsAfter: 0 })
+    expect(here.ok).toBe(false)
+    expect(threaded).toEqual(here)
+    expect(here.ok ? [] : here.errors.map((e) => /^line \d+: [^:]+/.exec(e)?.[0])).toEqual(["line 4: seats", "line 701: (line)", "line 1051: id"])
+    expect(snapshot(db)).toEqual([])
   })
 })
