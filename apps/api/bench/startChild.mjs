@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 /**
  * Starts `node args...` with `env` added, and resolves with the first match of `ready` in its
  * output (the server says it listens on stderr and logs requests on stdout: both are read and kept
- * drained) and the time from spawn to that line.
+ * drained), the time from spawn to that line and everything it printed until then (`output`).
  */
 export const startChild = (args, env, ready) =>
   new Promise((resolvePromise, reject) => {
@@ -17,7 +17,7 @@ export const startChild = (args, env, ready) =>
       const m = ready.exec(buffer)
       if (m) {
         found = true
-        resolvePromise({ child, match: m, ms: performance.now() - t0 })
+        resolvePromise({ child, match: m, ms: performance.now() - t0, output: buffer })
       }
     }
     child.stdout.on("data", watch)

@@ -38,6 +38,11 @@ export interface ApiConfig {
   readonly metrics: boolean
   /** `CORS_ORIGINS`: `*` (the default, any page) or the comma-separated origins whose pages may read answers. */
   readonly corsOrigins: "*" | ReadonlyArray<string>
+  /**
+   * `INDEX_SNAPSHOT`, absolute; default the store's path plus `.index`; `off` keeps none. The pool's
+   * index is loaded from it at start when it fits the store, and written after a full load and at shutdown.
+   */
+  readonly indexSnapshotPath: string | undefined
 }
 
 /** A configuration that cannot be used: the message lists every problem. */
@@ -107,6 +112,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const metricsRaw = trimmed(env, "METRICS")?.toLowerCase() ?? "on"
   if (metricsRaw !== "on" && metricsRaw !== "off") problems.push(`METRICS must be on or off, got "${env.METRICS?.trim()}"`)
   const corsOrigins = origins(trimmed(env, "CORS_ORIGINS"), problems)
+  const snapshotRaw = trimmed(env, "INDEX_SNAPSHOT")
+  const indexSnapshotPath = snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : `${dbPath}.index`
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -122,7 +129,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     matcherThreads,
     matcherMaxQueue,
     metrics: metricsRaw !== "off",
-    corsOrigins
+    corsOrigins,
+    indexSnapshotPath
   }
 }
 

@@ -1,12 +1,14 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs"
-import { createServer as createHttpServer, type Server, STATUS_CODES } from "node:http"
-import type { AddressInfo } from "node:net"
+import { randomUUID } from "node:crypto"
+import { createServer as createHttpServer, type IncomingMessage, type Server, ServerResponse, STATUS_CODES } from "node:http"
+import type { AddressInfo, Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
-import { InMemoryTripMatcher, KeyStore, TripStore } from "@tripsearch/core"
-import { GeoPoolService, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
+import { InMemoryTripMatcher, KeyStore, PlaceResolver, TripStore } from "@tripsearch/core"
+import { GeoPoolService, type IndexLoad, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import {
+  ALLOWED_METHODS,
   ApiMetrics,
   type AppServices,
   corsHeaders,
@@ -15,6 +17,7 @@ import {
   type ErrorReply,
   fdLines,
   jsonLineLogger,
+  redactPath,
   type RequestLogger,
   supportLinkOf,
   varyHeader
@@ -28,20 +31,32 @@ const DEFAULT_MATCHER_THREADS = 2
 const DEFAULT_MATCHER_MAX_QUEUE = 256
 /** How long a shutdown waits for request logs still queued for stdout. */
 const LOG_DRAIN_MS = 2_000
+/**
+ * A request line that is HTTP/1.x in form (a token, a target, a version) but whose method Node's
+ * parser does not know (`BREW`, `DESCRIBE`): a method the service does not allow, not garbage.
+ */
+const UNKNOWN_METHOD_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\S+) HTTP\/1\.[01]\r?\n/
 
 export const apiLayer = (
-  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue">>
+  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "indexSnapshotPath">>
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   const store = SqliteTripStore.layer(config.dbPath)
-  // The pool runs whole searches on worker threads, each with its own index, read connection and
-  // gazetteer (`createServer` routes searches there); this thread then resolves no place names
-  // itself, so its gazetteer loads only if something else asks.
+  // The pool runs whole searches on worker threads over one shared index, which this thread's
+  // writer keeps fresh from the store; each worker has its own read connection (for the shown
+  // trips). This thread resolves the searches' place names with the process's one gazetteer
+  // (`searchOn`), loaded at start so that the first name search does not stall it.
   const matcher =
     threads === 0
       ? InMemoryTripMatcher.layer
-      : PoolTripMatcher.layerWithPool({ dbPath: config.dbPath, threads, maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE, search: true })
-  const places = threads === 0 ? GazetteerPlaceResolver.layer : GazetteerPlaceResolver.layerLazy
+      : PoolTripMatcher.layerWithPool({
+          dbPath: config.dbPath,
+          threads,
+          maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE,
+          search: true,
+          ...(config.indexSnapshotPath !== undefined ? { snapshotPath: config.indexSnapshotPath } : {})
+        })
+  const places = GazetteerPlaceResolver.layer
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
     config.productionDailyLimit === undefined
@@ -76,11 +91,13 @@ export interface ApiServer {
    * the store) and the query log.
    */
   readonly close: (graceMs?: number) => Promise<void>
+  /** How the pool's index was loaded (none without a pool). */
+  readonly indexLoad: IndexLoad | undefined
 }
 
 export interface CreateServerOptions {
   readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins">>
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
   readonly logger?: RequestLogger
 }
 
@@ -118,19 +135,21 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
               ? {}
               : {
                   pool: () => ({ queueDepth: pool.queueSize, busyWorkers: pool.busyWorkers, workers: pool.threadIds.length }),
-                  indexes: () => pool.indexStates.map((s) => ({ holder: String(s.threadId), trips: s.trips, appliedSeq: s.seq }))
+                  // One index per process, written in this thread and shared by every worker.
+                  indexes: () => [{ holder: "main", trips: pool.indexState.trips, appliedSeq: pool.indexState.seq }]
                 })
           }
         })
+  const requestLogger = logger ?? jsonLineLogger(requestLines, process.stderr)
   const app = createApp({
     runtime,
     metrics,
-    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool) },
+    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
       queryLog,
-      logger: logger ?? jsonLineLogger(requestLines, process.stderr),
+      logger: requestLogger,
       corsOrigins
     }
   })
@@ -142,15 +161,19 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       socket.destroy()
       return
     }
+    const packet = error.rawPacket?.toString("latin1") ?? ""
+    const requestLine = UNKNOWN_METHOD_LINE.exec(packet)
+    const unknownMethod = requestLine !== null && (error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_CONSTANT")
     const reply: ErrorReply =
       error.code === "HPE_HEADER_OVERFLOW"
         ? { status: 431, token: "request.headers_too_large", message: "The request headers are larger than 16 KiB" }
         : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
           ? { status: 408, token: "request.timeout", message: "The request was not received in time" }
-          : { status: 400, token: "request.malformed", message: "The request line or its headers are not valid HTTP" }
+          : unknownMethod
+            ? { status: 405, token: "method.not_allowed", message: `Method ${requestLine[1]} is not allowed: the service answers ${ALLOWED_METHODS}` }
+            : { status: 400, token: "request.malformed", message: "The request line or its headers are not valid HTTP" }
     const body = JSON.stringify(errorBody(reply, supportLink(reply.token)))
     // A response to HEAD carries the headers of the body, never the body.
-    const packet = error.rawPacket?.toString("latin1") ?? ""
     const head = packet.startsWith("HEAD ")
     // The request was not parsed, but its Origin header is often readable: a page still gets to
     // read why its request failed.
@@ -158,11 +181,46 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     const cors = Object.entries(corsHeaders(origin, corsOrigins))
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("")
+    const requestId = randomUUID()
     socket.end(
       `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nVary: ${varyHeader(corsOrigins)}\r\n${cors}` +
-        `Connection: close\r\n\r\n${head ? "" : body}`
+        `${unknownMethod ? `Allow: ${ALLOWED_METHODS}\r\n` : ""}X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${head ? "" : body}`
     )
+    // Logged like the requests Express answers, from what can be read of the request line.
+    const line = /^(\S{1,32}) (\S+)/.exec(packet)
+    const path = line === null ? "" : redactPath(line[2]!.split("?")[0]!)
+    requestLogger.info({
+      event: "request",
+      request_id: requestId,
+      method: line === null ? "" : line[1]!,
+      path: path.length > 512 ? `${path.slice(0, 512)}...` : path,
+      status: reply.status,
+      duration_ms: 0,
+      refused_by: "parser"
+    })
+  })
+  // Node hands a CONNECT request to a 'connect' listener with the bare socket, and without one
+  // closes the socket unanswered: the app answers it as any other method it does not allow (405
+  // with `Allow`, logged), through a response bound to that socket, which then closes.
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    // Node removed its own listeners from the socket before handing it over: a reset must not
+    // become an uncaught 'error'.
+    socket.on("error", () => socket.destroy())
+    // Express routes by the target's path, and an authority-form target (`example.com:443`) has
+    // none: it is routed as `/`, while the app reads and logs the target as received.
+    if (!(req.url ?? "").startsWith("/")) {
+      Object.assign(req, { originalUrl: req.url })
+      req.url = "/"
+    }
+    const res = new ServerResponse(req)
+    res.shouldKeepAlive = false
+    res.assignSocket(socket as Socket)
+    res.on("finish", () => {
+      res.detachSocket(socket as Socket)
+      socket.end()
+    })
+    app(req, res)
   })
   server.keepAliveTimeout = 5_000
   server.headersTimeout = 10_000
@@ -204,5 +262,5 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       })
     })
 
-  return { server, runtime, listen, close }
+  return { server, runtime, listen, close, indexLoad: pool?.indexLoad }
 }

@@ -24,6 +24,7 @@ Everything else is configured by the environment:
   MATCHER_THREADS          worker threads of the search pool (default 2; 0: the server's thread)
   MATCHER_MAX_QUEUE        searches waiting for a worker before a 503 (default 256)
   METRICS                  Prometheus metrics at GET /metrics (default on; off: none)
+  INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the store's path + .index; off: none)
   CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)`
 
 /** The command line takes no arguments but `--help`: anything else is a mistake to report, not ignore. */
@@ -102,6 +103,14 @@ export const main = async (): Promise<void> => {
   }
 
   const api = await createServer({ config })
+  const load = api.indexLoad
+  if (load !== undefined) {
+    const how =
+      load.from === "snapshot"
+        ? `from its snapshot ${config.indexSnapshotPath} and ${load.changes} later change(s)`
+        : `from the store${load.reason !== undefined && load.reason !== "no snapshot" ? ` (not from its snapshot: ${load.reason})` : ""}`
+    say(`index loaded ${how} in ${(load.ms / 1000).toFixed(1)} s`)
+  }
   const address = await api.listen(config.port, config.host)
   say(banner(config, address, firstStart.demoKey))
 

@@ -18,7 +18,8 @@ describe("loadConfig", () => {
       matcherThreads: 2,
       matcherMaxQueue: 256,
       metrics: true,
-      corsOrigins: "*"
+      corsOrigins: "*",
+      indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index")
     })
     expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
   })
@@ -35,7 +36,8 @@ describe("loadConfig", () => {
       SEED_TRIPS: "1000",
       MATCHER_THREADS: "0",
       MATCHER_MAX_QUEUE: "16",
-      METRICS: "off"
+      METRICS: "off",
+      INDEX_SNAPSHOT: "snapshots/trips.index"
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -49,9 +51,13 @@ describe("loadConfig", () => {
       seedTrips: 1000,
       matcherThreads: 0,
       matcherMaxQueue: 16,
-      metrics: false
+      metrics: false,
+      indexSnapshotPath: resolve(REPO_ROOT, "snapshots/trips.index")
     })
     expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
+    // The snapshot follows the store unless named; off keeps none.
+    expect(loadConfig({ TRIPSEARCH_DB: "/tmp/x/trips.db" }).indexSnapshotPath).toBe("/tmp/x/trips.db.index")
+    expect(loadConfig({ INDEX_SNAPSHOT: " OFF " }).indexSnapshotPath).toBeUndefined()
   })
 
   it("reads CORS_ORIGINS: * or a comma-separated list of origins, as browsers write them", () => {

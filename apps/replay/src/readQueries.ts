@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
 import type { Readable } from "node:stream"
-import { stripKey } from "@tripsearch/http-express"
+import { redactQuery } from "@tripsearch/http-express"
 
 /** One query to replay: a request target of the API, and what the log recorded about it. */
 export interface RecordedQuery {
@@ -9,7 +9,7 @@ export interface RecordedQuery {
   readonly line: number
   /** The path as asked, still percent-encoded, e.g. `/api/v2/trips`. */
   readonly path: string
-  /** The query string without `?` (may be empty), as asked, without the key. */
+  /** The query string without `?` (may be empty), as asked, without the key and with key-like parameters redacted (`redactQuery`). */
   readonly query: string
   /** The recorded start of the request (epoch ms), from the query log's `time`. */
   readonly timeMs?: number
@@ -50,7 +50,7 @@ const fromTarget = (line: number, text: string): RecordedQuery => {
   }
   if (!target.startsWith("/") || /\s/.test(target)) throw new UnreadableLine(line, "not a request path (/api/v2/...)", text)
   const { path, query } = splitTarget(target)
-  return { line, path, query: stripKey(query) }
+  return { line, path, query: redactQuery(query) }
 }
 
 /**
@@ -78,12 +78,12 @@ export const parseQueryLine = (line: number, raw: string): RecordedQuery | undef
     timeMs = typeof r.time === "number" ? r.time : typeof r.time === "string" ? Date.parse(r.time) : Number.NaN
     if (!Number.isFinite(timeMs)) throw new UnreadableLine(line, "\"time\" is not an ISO date", text)
   }
-  const query = typeof r.query === "string" ? stripKey(r.query.startsWith("?") ? r.query.slice(1) : r.query) : ""
+  const query = typeof r.query === "string" ? redactQuery(r.query.startsWith("?") ? r.query.slice(1) : r.query) : ""
   const { path, query: inPath } = splitTarget(r.path)
   return {
     line,
     path,
-    query: query !== "" ? query : stripKey(inPath),
+    query: query !== "" ? query : redactQuery(inPath),
     ...(timeMs !== undefined ? { timeMs } : {}),
     ...(typeof r.status === "number" ? { recordedStatus: r.status } : {}),
     ...(typeof r.duration_ms === "number" ? { recordedDurationMs: r.duration_ms } : {})

@@ -20,6 +20,14 @@ describe("parseQueryLine", () => {
     expect(parseQueryLine(1, "http://h:3000/api/v2/trips/abc")).toEqual({ line: 1, path: "/api/v2/trips/abc", query: "" })
   })
 
+  it("reads a record whose key-like parameters the server redacted, and redacts those of an older log", () => {
+    const redacted = JSON.stringify({ path: "/api/v2/trips", query: "locale=fr_FR&Key=REDACTED&api_key=REDACTED&api_key=REDACTED&cur=EUR" })
+    expect(parseQueryLine(1, redacted)?.query).toBe("locale=fr_FR&Key=REDACTED&api_key=REDACTED&api_key=REDACTED&cur=EUR")
+    const older = JSON.stringify({ path: "/api/v2/trips", query: "locale=fr_FR&Key=plain-secret&key%20=plain-secret&cur=EUR" })
+    expect(parseQueryLine(1, older)?.query).toBe("locale=fr_FR&Key=REDACTED&key%20=REDACTED&cur=EUR")
+    expect(parseQueryLine(1, "/api/v2/trips?access_token=plain-secret&fn=Paris")?.query).toBe("access_token=REDACTED&fn=Paris")
+  })
+
   it("skips blank lines and comments; refuses anything else with the line number", () => {
     expect(parseQueryLine(1, "   ")).toBeUndefined()
     expect(parseQueryLine(1, "# a comment")).toBeUndefined()

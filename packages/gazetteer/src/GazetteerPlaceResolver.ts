@@ -15,15 +15,6 @@ export class GazetteerPlaceResolver {
     return GazetteerPlaceResolver.service(() => gazetteer)
   })
 
-  /**
-   * Loads the gazetteer on the first name to resolve: for a thread that seldom or never resolves
-   * (the API server's, whose searches run in the worker pool), it saves the load and ~120 MB.
-   */
-  static readonly layerLazy: Layer.Layer<PlaceResolver> = Layer.sync(PlaceResolver, () => {
-    let gazetteer: Gazetteer | undefined
-    return GazetteerPlaceResolver.service(() => (gazetteer ??= Gazetteer.shared()))
-  })
-
   /** The same port over a given gazetteer (tests, small data sets). */
   static readonly layerFrom = (gazetteer: Gazetteer): Layer.Layer<PlaceResolver> =>
     Layer.succeed(PlaceResolver, GazetteerPlaceResolver.service(() => gazetteer))

@@ -1,26 +1,39 @@
-import { openDatabase } from "@tripsearch/storage-sqlite"
+import type { TripStore } from "@tripsearch/core"
+import { makeSqliteTripStore, openDatabase, type SqliteDatabase } from "@tripsearch/storage-sqlite"
 import { Piscina } from "piscina"
+import { randomUUID } from "node:crypto"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
+import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
 
 export interface GeoPoolOptions {
-  /** The SQLite store file (not `:memory:`: each worker opens its own connection to it). */
+  /**
+   * The SQLite store file (not `:memory:`: each worker running `Search` tasks opens its own
+   * connection to it to read the shown trips).
+   */
   readonly dbPath: string
-  /** Worker threads, each with its own index (default: the machine's parallelism). */
+  /**
+   * The store the index's writer follows (default: a read-only connection to `dbPath`, opened and
+   * closed by the pool).
+   */
+  readonly store?: TripStore["Type"]
+  /** Worker threads, all searching the one shared index (default: the machine's parallelism). */
   readonly threads?: number
   /**
    * Tasks allowed to wait for a worker. When that many wait, `run` rejects at once with
    * `QueueFull` (the matcher answers `ServiceOverloaded`) instead of building a backlog.
    */
   readonly maxQueue: number
-  /** How often each worker pulls the store's changes (default 200 ms). */
+  /** How often the index's writer pulls the store's changes (default 200 ms). */
   readonly refreshMs?: number
+  /** Where the writer keeps a snapshot of the index, for a fast start (see `IndexWriter`); default none. */
+  readonly snapshotPath?: string
   /** Each worker also loads the gazetteer and runs whole searches (`Search` tasks); default false. */
   readonly search?: boolean
   /** Accept the `Busy` and `Crash` tasks (tests only; default false). */
   readonly testTasks?: boolean
-  /** Give up if the workers' indexes are not all loaded by then (default 10 minutes). */
+  /** Give up if the workers are not all ready by then, the index loaded (default 10 minutes). */
   readonly startTimeoutMs?: number
   /** The worker entry (default: `worker.js` next to this module, in `dist/`). */
   readonly workerFile?: string
@@ -47,24 +60,35 @@ const QUEUE_LIMIT_MESSAGES = new Set(["Task queue is at limit", "No task queue a
 
 export const DEFAULT_REFRESH_MS = 200
 
+/** A read-only connection for the index's writer when the caller gives no store. */
+const openWriterStore = (dbPath: string): { store: TripStore["Type"]; db: SqliteDatabase } => {
+  const db = openDatabase(dbPath, { readonly: true })
+  // The writer reads every row once at start, then only changes: no memory map (it would count
+  // each mapped page in this process's RSS) and a small page cache.
+  db.pragma("mmap_size = 0")
+  db.pragma("cache_size = -8192")
+  return { store: makeSqliteTripStore(db), db }
+}
+
 /**
- * A piscina pool of geo-matching workers over one SQLite store: each worker loads its own
- * `TripIndex` from the store and keeps it fresh. `start` resolves once every worker has loaded
- * its index; `close` destroys the pool.
+ * A piscina pool of geo-matching workers over one index: the `IndexWriter`, in the thread that
+ * starts the pool, loads it from the store and keeps it fresh, and every worker searches its
+ * shared arrays. `start` resolves once the index is loaded and every worker is ready; `close`
+ * destroys the pool and stops the writer.
  */
 export class GeoPool {
   private readonly ready = new Map<number, WorkerStats>()
-  /** The latest index state each worker reported (at start, after each refresh, in task results). */
-  private readonly latest = new Map<number, WorkerStats>()
   private closed = false
 
   private constructor(
     private readonly piscina: Piscina,
+    private readonly writer: IndexWriter,
+    private readonly ownDb: SqliteDatabase | undefined,
     readonly threads: number,
     readonly maxQueue: number
   ) {}
 
-  /** Starts the pool and waits until every worker has its index loaded. */
+  /** Loads the index, then starts the pool and waits until every worker is ready. */
   static async start(options: GeoPoolOptions): Promise<GeoPool> {
     if (options.dbPath === ":memory:" || options.dbPath === "") {
       throw new Error("geo-pool: workers need a store file shared between threads, not an in-memory database")
@@ -73,9 +97,22 @@ export class GeoPool {
     openDatabase(options.dbPath).close()
     const threads = Math.max(1, options.threads ?? availableParallelism())
     if (!(Number.isInteger(options.maxQueue) && options.maxQueue >= 1)) throw new Error("geo-pool: maxQueue must be an integer >= 1")
+    const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
+    let writer: IndexWriter
+    try {
+      writer = await IndexWriter.start(options.store ?? own!.store, {
+        channelName: `tripsearch-index-${randomUUID()}`,
+        refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
+        ...(options.snapshotPath !== undefined ? { snapshotPath: options.snapshotPath } : {})
+      })
+    } catch (e) {
+      own?.db.close()
+      throw e
+    }
     const workerData: GeoWorkerData = {
       dbPath: options.dbPath,
-      refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
+      channelName: writer.channelName,
+      stats: writer.stats,
       testTasks: options.testTasks ?? false,
       search: options.search ?? false
     }
@@ -90,7 +127,7 @@ export class GeoPool {
       atomics: "async",
       workerData
     })
-    const pool = new GeoPool(piscina, threads, options.maxQueue)
+    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue)
     const startup = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`geo-pool: workers not ready after ${options.startTimeoutMs ?? 600_000} ms (${pool.ready.size}/${threads})`))
@@ -104,11 +141,8 @@ export class GeoPool {
       const onError = (e: unknown) => done(e instanceof Error ? e : new Error(String(e)))
       piscina.on("message", (message: unknown) => {
         if (!isGeoWorkerEvent(message)) return
-        if (message._tag === "GeoWorkerRefreshed") {
-          pool.report(message.stats)
-        } else if (message._tag === "GeoWorkerReady") {
+        if (message._tag === "GeoWorkerReady") {
           pool.ready.set(message.stats.threadId, message.stats)
-          pool.report(message.stats)
           if (pool.ready.size >= threads) done()
         } else {
           done(new Error(`geo-pool: worker ${message.threadId} could not load the store: ${message.message}`))
@@ -119,7 +153,7 @@ export class GeoPool {
     try {
       await startup
     } catch (e) {
-      await piscina.destroy()
+      await pool.close()
       throw e
     }
     // After start-up an 'error' event (a worker failing outside a task) must not crash the process:
@@ -132,12 +166,9 @@ export class GeoPool {
   run<T extends GeoTask>(task: T): Promise<GeoTaskResult[T["_tag"]]> {
     // piscina would start fresh workers for a task submitted after destroy(): refuse instead.
     if (this.closed) return Promise.reject(new WorkerFailed(task._tag, new Error("the pool is closed")))
+    if (task._tag === "Refresh") return this.writer.refresh().then(() => this.indexState as GeoTaskResult[T["_tag"]])
     return this.piscina.run(task).then(
-      (result) => {
-        // A task's own stats can arrive before the refresh report posted ahead of it (another port).
-        if (task._tag === "Stats" || task._tag === "Refresh" || task._tag === "Busy") this.report(result as WorkerStats)
-        return result as GeoTaskResult[T["_tag"]]
-      },
+      (result) => result as GeoTaskResult[T["_tag"]],
       (e: unknown) => {
         throw e instanceof Error && QUEUE_LIMIT_MESSAGES.has(e.message) ? new QueueFull() : new WorkerFailed(task._tag, e)
       }
@@ -154,19 +185,23 @@ export class GeoPool {
     return this.piscina.threads.length - this.piscina.idleThreads
   }
 
-  /** The latest index state of each live worker: trips and the store sequence it has applied. */
-  get indexStates(): ReadonlyArray<WorkerStats> {
-    const states: Array<WorkerStats> = []
-    for (const id of this.threadIds) {
-      const stats = this.latest.get(id)
-      if (stats !== undefined) states.push(stats)
-    }
-    return states
+  /** How the index was loaded at start: from its snapshot or from the store, and how long it took. */
+  get indexLoad(): IndexLoad {
+    return this.writer.load
   }
 
-  private report(stats: WorkerStats): void {
-    const known = this.latest.get(stats.threadId)
-    if (known === undefined || stats.refreshes >= known.refreshes) this.latest.set(stats.threadId, stats)
+  /** The shared index's state, as its writer keeps it: trips and the store sequence it has applied. */
+  get indexState(): WorkerStats {
+    const s = this.writer.stats
+    return {
+      threadId: this.writer.threadId,
+      trips: s[STATS.trips]!,
+      seq: s[STATS.seq]!,
+      buildMs: s[STATS.buildMs]!,
+      refreshes: s[STATS.refreshes]!,
+      refreshFailures: s[STATS.refreshFailures]!,
+      lastRefreshAt: s[STATS.lastRefreshAt]!
+    }
   }
 
   /** Tasks completed by the pool so far. */
@@ -184,10 +219,12 @@ export class GeoPool {
     return this.piscina.threads.map((t) => t.threadId)
   }
 
-  /** Terminates every worker; pending tasks are rejected, later ones refused. Idempotent. */
+  /** Terminates every worker and stops the writer; pending tasks are rejected, later ones refused. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
     await this.piscina.destroy()
+    await this.writer.close()
+    this.ownDb?.close()
   }
 }

@@ -1,4 +1,4 @@
-import type { MatchRequest, MatchResult, RawParams, RequestContext, SearchErrorSchema } from "@tripsearch/core"
+import type { MatchRequest, MatchResult, RawParams, RequestContext, ResolvedPlace, SearchErrorSchema } from "@tripsearch/core"
 import type { ContentCoding, Representation } from "@tripsearch/http-express/encodeBody"
 
 /**
@@ -6,28 +6,41 @@ import type { ContentCoding, Representation } from "@tripsearch/http-express/enc
  * a task crosses to the worker and its result comes back without any JSON step.
  */
 export type GeoTask =
-  /** One search: `TripIndex.search` in the worker. Answers a `MatchResult`. */
+  /** One search of the shared index (`TripSearcher.search`) in the worker. Answers a `MatchResult`. */
   | { readonly _tag: "Match"; readonly request: MatchRequest }
   /**
    * A whole `GET /api/v2/trips` (core's `searchTrips`) in the worker: decoding, place names, matching
-   * on its index, reading the shown trips from its connection, rendering, encoding as JSON or XML
+   * on the shared index, reading the shown trips from its connection, rendering, encoding as JSON or XML
    * and compressing, as `representation` asks (default JSON, uncompressed). Only with `search` in
    * the worker data. Answers a `SearchOutcome`.
    */
-  | { readonly _tag: "Search"; readonly params: RawParams; readonly context: RequestContext; readonly representation?: Representation }
-  /** The worker's index state. Answers `WorkerStats`. */
+  | {
+      readonly _tag: "Search"
+      readonly params: RawParams
+      readonly context: RequestContext
+      readonly representation?: Representation
+      /** Place names the caller already resolved (see `searchOn`), tried before the worker's own gazetteer. */
+      readonly places?: ReadonlyArray<KnownPlace>
+    }
+  /** The index's state, as the worker that answers sees it. Answers `WorkerStats`. */
   | { readonly _tag: "Stats" }
-  /** Pulls the store's committed changes now instead of at the next tick. Answers `WorkerStats`. */
+  /**
+   * Has the index's writer pull the store's committed changes now instead of at the next tick
+   * (run by the pool itself, in the writer's thread, not by a worker). Answers `WorkerStats`.
+   */
   | { readonly _tag: "Refresh" }
   /** Test support (only with `testTasks`): keeps the worker busy for `ms` milliseconds. */
   | { readonly _tag: "Busy"; readonly ms: number }
   /** Test support (only with `testTasks`): the worker thread exits as if it had crashed. */
   | { readonly _tag: "Crash" }
 
+/** A place name (`fn`/`tn`) resolved for a country: the place, or null when the gazetteer has none. */
+export type KnownPlace = readonly [text: string, preferredCountry: string, place: ResolvedPlace | null]
+
 export interface WorkerStats {
-  /** `worker_threads.threadId` of the worker that answered. */
+  /** `worker_threads.threadId` of the thread that answered (the writer's, for `Refresh`). */
   readonly threadId: number
-  /** Active trips in the worker's index. */
+  /** Active trips in the shared index. */
   readonly trips: number
   /** The store's change sequence number the index is consistent with. */
   readonly seq: number
@@ -61,23 +74,23 @@ export interface GeoTaskResult {
 
 /** `workerData` of every worker of the pool. */
 export interface GeoWorkerData {
+  /** The SQLite store the `Search` tasks read the shown trips from. */
   readonly dbPath: string
-  readonly refreshMs: number
+  /** The broadcast channel of the index's images (see `IndexWriter`). */
+  readonly channelName: string
+  /** The writer's shared figures (`STATS` slots). */
+  readonly stats: Float64Array
   readonly testTasks: boolean
   /** Load the gazetteer and accept `Search` tasks. */
   readonly search: boolean
 }
 
-/**
- * What a worker posts on its `parentPort` (the pool's `message` event): once at start (ready, or
- * failed), then its index state after every refresh of the index from the store.
- */
+/** What a worker posts on its `parentPort` (the pool's `message` event), once, at start. */
 export type GeoWorkerEvent =
   | { readonly _tag: "GeoWorkerReady"; readonly stats: WorkerStats }
   | { readonly _tag: "GeoWorkerStartFailed"; readonly threadId: number; readonly message: string }
-  | { readonly _tag: "GeoWorkerRefreshed"; readonly stats: WorkerStats }
 
-const WORKER_EVENT_TAGS: ReadonlySet<unknown> = new Set(["GeoWorkerReady", "GeoWorkerStartFailed", "GeoWorkerRefreshed"])
+const WORKER_EVENT_TAGS: ReadonlySet<unknown> = new Set(["GeoWorkerReady", "GeoWorkerStartFailed"])
 
 export const isGeoWorkerEvent = (message: unknown): message is GeoWorkerEvent =>
   typeof message === "object" && message !== null && WORKER_EVENT_TAGS.has((message as { _tag?: unknown })._tag)

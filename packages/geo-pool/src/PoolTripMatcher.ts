@@ -1,5 +1,9 @@
 import {
+  isLocaleCode,
+  LOCALE_TABLE,
   type MatchResult,
+  PlaceResolver,
+  TripStore,
   type RawParams,
   type RequestContext,
   type SearchError,
@@ -8,7 +12,8 @@ import {
   TripMatcher
 } from "@tripsearch/core"
 import { EncodedBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { KnownPlace } from "./GeoTask.js"
 import { GeoPool, QueueFull, type GeoPoolOptions } from "./GeoPool.js"
 
 export interface PoolTripMatcherOptions {
@@ -16,6 +21,8 @@ export interface PoolTripMatcherOptions {
   readonly threads: number
   readonly maxQueue: number
   readonly refreshMs?: number
+  /** Where the index's writer keeps its snapshot (see `GeoPoolOptions`). */
+  readonly snapshotPath?: string
   readonly startTimeoutMs?: number
   readonly workerFile?: string
   /** The workers also run whole searches (`searchOn`); default false. */
@@ -50,25 +57,47 @@ const poolFailure = (e: unknown): Effect.Effect<never, ServiceOverloaded> =>
   e instanceof QueueFull ? Effect.fail(new ServiceOverloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })) : Effect.die(e)
 
 /**
+ * The place names a search will look up (`fn` without `fc`, `tn` without `tc`, under the country of
+ * a known `locale`), resolved with `places` in this thread. Anything else (a malformed parameter
+ * the search will refuse anyway) is left to the worker.
+ */
+const knownPlaces = (places: PlaceResolver["Type"], params: RawParams): Effect.Effect<ReadonlyArray<KnownPlace>> =>
+  Effect.gen(function* () {
+    const locale = params["locale"]
+    if (typeof locale !== "string" || !isLocaleCode(locale)) return []
+    const country = LOCALE_TABLE[locale].country
+    const known: Array<KnownPlace> = []
+    for (const [name, coords] of [["fn", "fc"], ["tn", "tc"]] as const) {
+      const text = params[name]
+      if (typeof text !== "string" || text === "" || params[coords] !== undefined) continue
+      known.push([text, country, Option.getOrNull(yield* places.resolve(text, country))])
+    }
+    return known
+  })
+
+/**
  * Core's `searchTrips` run whole in a worker of a pool started with `search`: the calling thread
- * only sends the parameters and the representation asked (format, content coding), and gets back
- * the response's finished bytes (`EncodedBody`) or the search's own failure, decoded back to its
- * class. Queue and crash behave as in `matchOn`.
+ * only resolves the place names (with `places`, when given: one gazetteer per process instead of
+ * one per worker), sends the parameters and the representation asked (format, content coding), and
+ * gets back the response's finished bytes (`EncodedBody`) or the search's own failure, decoded back
+ * to its class. Queue and crash behave as in `matchOn`.
  */
 export const searchOn =
-  (pool: GeoPool) =>
+  (pool: GeoPool, places?: PlaceResolver["Type"]) =>
   (params: RawParams, context: RequestContext, representation: Representation = IDENTITY): Effect.Effect<EncodedBody, SearchError> =>
-    Effect.async<EncodedBody, SearchError>((resume) => {
-      pool.run({ _tag: "Search", params, context, representation }).then(
-        (outcome) =>
-          resume(
-            outcome._tag === "Found"
-              ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
-              : Effect.fail(decodeSearchError(outcome.error))
-          ),
-        (e: unknown) => resume(poolFailure(e))
-      )
-    })
+    Effect.flatMap(places === undefined ? Effect.succeed([]) : knownPlaces(places, params), (known) =>
+      Effect.async<EncodedBody, SearchError>((resume) => {
+        pool.run({ _tag: "Search", params, context, representation, places: known }).then(
+          (outcome) =>
+            resume(
+              outcome._tag === "Found"
+                ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
+                : Effect.fail(decodeSearchError(outcome.error))
+            ),
+          (e: unknown) => resume(poolFailure(e))
+        )
+      })
+    )
 
 /** The started pool behind `PoolTripMatcher.layerWithPool`, for callers that also dispatch whole searches. */
 export class GeoPoolService extends Context.Tag("@tripsearch/geo-pool/GeoPoolService")<GeoPoolService, GeoPool>() {}
@@ -83,16 +112,21 @@ export const scopedGeoPool = (options: GeoPoolOptions) =>
 /** The worker-pool adapter of the `TripMatcher` port. */
 export class PoolTripMatcher {
   /**
-   * Starts `threads` workers over the store at `dbPath` and completes once each has loaded its
-   * index; at most `maxQueue` searches wait for a worker. The pool is destroyed on release.
+   * Loads the index from the store at `dbPath` and starts `threads` workers searching it; completes
+   * once each is ready. At most `maxQueue` searches wait for a worker. The pool is destroyed on release.
    * A store that cannot be opened is a defect of the layer.
    */
   static layer = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher> =>
     Layer.scoped(TripMatcher, Effect.map(scopedGeoPool(options), matchOn))
 
-  /** `layer`, and the pool itself as `GeoPoolService` (with `search`, for `searchOn`). */
-  static layerWithPool = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher | GeoPoolService> =>
+  /**
+   * `layer` whose index follows the app's own `TripStore` (whichever adapter it is), and the pool
+   * itself as `GeoPoolService` (with `search`, for `searchOn`).
+   */
+  static layerWithPool = (options: PoolTripMatcherOptions): Layer.Layer<TripMatcher | GeoPoolService, never, TripStore> =>
     Layer.scopedContext(
-      Effect.map(scopedGeoPool(options), (pool) => Context.make(TripMatcher, matchOn(pool)).pipe(Context.add(GeoPoolService, pool)))
+      Effect.flatMap(TripStore, (store) =>
+        Effect.map(scopedGeoPool({ ...options, store }), (pool) => Context.make(TripMatcher, matchOn(pool)).pipe(Context.add(GeoPoolService, pool)))
+      )
     )
 }

@@ -1,3 +1,5 @@
 export * from "./GeoTask.js"
 export * from "./GeoPool.js"
 export * from "./PoolTripMatcher.js"
+export * from "./IndexSnapshot.js"
+export * from "./IndexWriter.js"

@@ -1,92 +1,103 @@
 /**
- * The pool's one worker entry. At load (before piscina marks the worker ready) it opens its own
- * read-only connection to the SQLite store, scans every active trip into a `TripIndex`, and posts
- * `GeoWorkerReady` to the parent. A timer then pulls `changesSince` every `refreshMs` (between
- * tasks: a task runs to completion first), so a committed trip is searchable well within 1 s;
- * each refresh posts `GeoWorkerRefreshed` with the index's size and applied sequence.
- * With `search`, it also runs whole searches (`Search` tasks) down to the finished, compressed bytes
- * of the answer, and loads the gazetteer once ready.
+ * The pool's one worker entry. It searches the process's one index, which the pool's
+ * `IndexWriter` keeps in shared memory: at load (before piscina marks the worker ready) it asks
+ * the writer for the index's current image on the pool's broadcast channel, waits for it, and
+ * posts `GeoWorkerReady` to the parent; later images (after the writer replaced an array) arrive
+ * on the same channel and are searched from the next task on. It never reads the store to match.
+ * With `search`, it also runs whole searches (`Search` tasks) down to the finished, compressed
+ * bytes of the answer: for those it reads the shown trips and the rates through its own read-only
+ * connection to the SQLite store, and takes the place names resolved with the task.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
+  InMemoryTripMatcher,
+  type IndexImage,
   PlaceResolver,
   type RawParams,
   type RequestContext,
   SearchErrorSchema,
   searchTrips,
-  InMemoryTripMatcher,
-  TripIndex,
   TripMatcher,
+  TripSearcher,
   TripStore
 } from "@tripsearch/core"
-import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import { encodeBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
 import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
-import { parentPort, threadId, workerData } from "node:worker_threads"
-import type { GeoTask, GeoWorkerData, GeoWorkerEvent, SearchOutcome, WorkerStats } from "./GeoTask.js"
+import { BroadcastChannel, parentPort, threadId, workerData } from "node:worker_threads"
+import type { GeoTask, GeoWorkerData, GeoWorkerEvent, KnownPlace, SearchOutcome, WorkerStats } from "./GeoTask.js"
+import { type IndexMessage, STATS } from "./IndexWriter.js"
 
 const data = workerData as GeoWorkerData
 
 const post = (event: GeoWorkerEvent): void => parentPort?.postMessage(event)
 
-const open = () => {
+const channel = new BroadcastChannel(data.channelName)
+channel.unref()
+let searcher: TripSearcher | undefined
+let version = -1
+const firstImage = new Promise<void>((resolve) => {
+  channel.onmessage = (event) => {
+    const message = (event as MessageEvent).data as IndexMessage | undefined
+    if (message?._tag !== "IndexImage" || message.image.version <= version) return
+    adopt(message.image)
+    resolve()
+  }
+})
+const adopt = (image: IndexImage): void => {
+  searcher = TripSearcher.over(image)
+  version = image.version
+}
+channel.postMessage({ _tag: "ImageWanted" } satisfies IndexMessage)
+await firstImage
+
+/** The writer's figures, read from the shared stats it keeps (see `IndexWriter`). */
+const stats = (): WorkerStats => ({
+  threadId,
+  trips: data.stats[STATS.trips]!,
+  seq: data.stats[STATS.seq]!,
+  buildMs: data.stats[STATS.buildMs]!,
+  refreshes: data.stats[STATS.refreshes]!,
+  refreshFailures: data.stats[STATS.refreshFailures]!,
+  lastRefreshAt: data.stats[STATS.lastRefreshAt]!
+})
+
+/** The connection that reads the shown trips and the rates (`Search` tasks only). */
+const displayStore = (): TripStore["Type"] => {
   try {
     const db = openDatabase(data.dbPath, { readonly: true })
-    // Scans and refreshes read every row once: no memory map (it would count each mapped page in
-    // this process's RSS, once per worker) and a small page cache.
+    // Only a page of trips per search: no memory map (counted in this process's RSS, once per
+    // worker) and a small page cache.
     db.pragma("mmap_size = 0")
     db.pragma("cache_size = -8192")
-    const store = makeSqliteTripStore(db)
-    const index = new TripIndex()
-    const t0 = performance.now()
-    index.beginLoad()
-    const seq = Effect.runSync(store.scanIndex((r) => index.upsert(r)))
-    index.endLoad()
-    return { store, index, seq, buildMs: performance.now() - t0 }
+    return makeSqliteTripStore(db)
   } catch (e) {
     post({ _tag: "GeoWorkerStartFailed", threadId, message: e instanceof Error ? e.message : String(e) })
     throw e
   }
 }
 
-const loaded = open()
-const { store, index, buildMs } = loaded
-let seq = loaded.seq
-let refreshes = 0
-let refreshFailures = 0
-let lastRefreshAt = Date.now()
-
-const stats = (): WorkerStats => ({ threadId, trips: index.size, seq, buildMs, refreshes, refreshFailures, lastRefreshAt })
-
-const refresh = (): void => {
-  refreshes++
-  try {
-    const changes = Effect.runSync(store.changesSince(seq))
-    if (changes.upserts.length > 0 || changes.removed.length > 0) index.apply(changes.upserts, changes.removed)
-    seq = changes.seq
-    lastRefreshAt = Date.now()
-  } catch (e) {
-    // A busy or briefly unreadable store: keep serving the index as it is and retry at the next tick.
-    refreshFailures++
-    if (refreshFailures === 1 || refreshFailures % 100 === 0) console.warn(`geo-pool worker ${threadId}: refresh failed:`, e)
-  }
-  // The server's metrics (index size, lag behind the store) read the last report of each worker.
-  post({ _tag: "GeoWorkerRefreshed", stats: stats() })
-}
-
 /**
- * The gazetteer (~1 s and ~120 MB to load) is loaded just after the worker reports ready, so that
- * it does not lengthen the server's start; a name search arriving before then waits for it once.
+ * Place names come resolved with the task (`searchOn` resolves them in the pool's thread, with the
+ * process's one gazetteer). The worker's own gazetteer (~1 s and ~120 MB) is loaded only for a name
+ * that came without its answer: a caller that resolves nothing, or a name the caller did not expect.
  */
 let gazetteer: Gazetteer | undefined
-const places = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
+let known: ReadonlyArray<KnownPlace> = []
+const places: PlaceResolver["Type"] = {
+  resolve: (text, preferredCountry) =>
+    Effect.sync(() => {
+      for (const [t, country, place] of known) if (t === text && country === preferredCountry) return Option.fromNullable(place)
+      return (gazetteer ??= Gazetteer.shared()).resolve(text, preferredCountry)
+    })
+}
 
-/** The search's ports in this thread: its own store connection, its own index, its own gazetteer. */
+/** The search's ports in this thread: its own store connection for display, the shared index, its own gazetteer. */
 const searchServices = data.search
-  ? Context.make(TripStore, store).pipe(
-      Context.add(TripMatcher, InMemoryTripMatcher.over(index)),
-      Context.add(PlaceResolver, GazetteerPlaceResolver.service(places))
+  ? Context.make(TripStore, displayStore()).pipe(
+      Context.add(TripMatcher, InMemoryTripMatcher.over({ search: (request) => searcher!.search(request) })),
+      Context.add(PlaceResolver, places)
     )
   : undefined
 
@@ -98,9 +109,11 @@ const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
  * serves every connection, only writes the bytes. An expected failure is sent back encoded; a
  * defect is thrown, which rejects the task (the pool's `WorkerFailed`) and leaves the worker serving.
  */
-const search = (params: RawParams, context: RequestContext, representation: Representation): SearchOutcome => {
+const search = (params: RawParams, context: RequestContext, representation: Representation, resolved: ReadonlyArray<KnownPlace>): SearchOutcome => {
   if (searchServices === undefined) throw new Error("geo-pool: this pool does not run searches (search: false)")
+  known = resolved
   const exit = Effect.runSyncExit(Effect.provide(searchTrips(params, context), searchServices))
+  known = []
   if (Exit.isSuccess(exit)) {
     const body = encodeBody(exit.value, representation)
     return { _tag: "Found", bytes: body.bytes, coding: body.coding }
@@ -110,18 +123,7 @@ const search = (params: RawParams, context: RequestContext, representation: Repr
   throw new Error(`geo-pool: search failed: ${Cause.pretty(exit.cause)}`)
 }
 
-setInterval(refresh, data.refreshMs)
 post({ _tag: "GeoWorkerReady", stats: stats() })
-if (data.search) {
-  setImmediate(() => {
-    try {
-      places()
-    } catch (e) {
-      // Coordinate searches still work; a name search will fail as a defect, and say why.
-      console.warn(`geo-pool worker ${threadId}: the gazetteer could not be loaded:`, e)
-    }
-  })
-}
 
 const busy = (ms: number): void => {
   const end = performance.now() + ms
@@ -133,14 +135,13 @@ const busy = (ms: number): void => {
 export default function handle(task: GeoTask): unknown {
   switch (task._tag) {
     case "Match":
-      return index.search(task.request)
+      return searcher!.search(task.request)
     case "Search":
-      return search(task.params, task.context, task.representation ?? IDENTITY)
+      return search(task.params, task.context, task.representation ?? IDENTITY, task.places ?? [])
     case "Stats":
       return stats()
     case "Refresh":
-      refresh()
-      return stats()
+      throw new Error("geo-pool: Refresh runs in the index writer's thread, not in a worker")
     case "Busy":
       if (!data.testTasks) throw new Error("geo-pool: test tasks are disabled")
       busy(task.ms)

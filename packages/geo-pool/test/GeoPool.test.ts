@@ -92,7 +92,7 @@ describe("GeoPool over real worker threads", () => {
       const matcher = matchOn(pool)
       const req = queries()[0]!
       const expected = TripIndex.from(loadRecords(store.dbPath)).search(req)
-      // Searches go on while the replacement loads its index, and after.
+      // Searches go on while the replacement starts, and after.
       for (let k = 0; k < 20; k++) expect(await Effect.runPromise(matcher.match(req))).toEqual(expected)
       const deadline = Date.now() + 10_000
       while (pool.readyWorkers.size < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
@@ -170,7 +170,7 @@ describe("GeoPool over real worker threads", () => {
       }
       expect(found).toBeGreaterThanOrEqual(0)
       expect(found).toBeLessThan(1000)
-      // Every worker has it within the budget, not only the one that answered first.
+      // Every worker sees it within the budget, not only the one that answered first.
       await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - committed))))
       const stats = await Promise.all(Array.from({ length: 8 }, () => pool.run({ _tag: "Stats" })))
       expect(stats.every((s) => s.trips === 201)).toBe(true)
@@ -184,21 +184,24 @@ describe("GeoPool over real worker threads", () => {
     }
   })
 
-  it("keeps each live worker's index state from the reports its workers post after every refresh, and counts busy workers", async () => {
+  it("keeps the shared index's state from its writer's refreshes, the same for every worker, and counts busy workers", async () => {
     const store = await makeStore(100)
     const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 4, refreshMs: 50, testTasks: true })
     try {
-      const started = pool.indexStates
-      expect(started.map((s) => s.threadId).sort()).toEqual([...pool.threadIds].sort())
-      expect(started.every((s) => s.trips === 100 && s.seq === latestSeq(store.dbPath))).toBe(true)
+      const started = pool.indexState
+      expect(started.trips).toBe(100)
+      expect(started.seq).toBe(latestSeq(store.dbPath))
 
-      // No task runs from here on: only the workers' own refresh reports can move the states.
+      // No task runs from here on: only the writer's own refreshes can move the state.
       await importInto(store.dbPath, [tripLine("reported-1", () => 0.4)])
       const seq = latestSeq(store.dbPath)
-      expect(seq).toBeGreaterThan(started[0]!.seq)
-      const caughtUp = await until(() => pool.indexStates.every((s) => s.seq === seq && s.trips === 101), 1000)
+      expect(seq).toBeGreaterThan(started.seq)
+      const caughtUp = await until(() => pool.indexState.seq === seq && pool.indexState.trips === 101, 1000)
       expect(caughtUp).toBe(true)
-      expect(pool.indexStates.every((s, k) => s.refreshes > started[k]!.refreshes)).toBe(true)
+      expect(pool.indexState.refreshes).toBeGreaterThan(started.refreshes)
+      // Each worker reads the same figures from the writer's shared memory.
+      const seen = await Promise.all(Array.from({ length: 4 }, () => pool.run({ _tag: "Stats" })))
+      expect(seen.every((s) => s.seq === seq && s.trips === 101)).toBe(true)
 
       expect(pool.busyWorkers).toBe(0)
       const tasks = [pool.run({ _tag: "Busy", ms: 400 }), pool.run({ _tag: "Busy", ms: 400 }), pool.run({ _tag: "Busy", ms: 400 })]
@@ -218,11 +221,11 @@ describe("GeoPool over real worker threads", () => {
     try {
       await importInto(store.dbPath, [tripLine("late-1", () => 0.6)])
       const seq = latestSeq(store.dbPath)
-      expect(pool.indexStates[0]!.seq).toBeLessThan(seq)
-      expect(pool.indexStates[0]!.trips).toBe(50)
+      expect(pool.indexState.seq).toBeLessThan(seq)
+      expect(pool.indexState.trips).toBe(50)
       await pool.run({ _tag: "Refresh" })
-      expect(pool.indexStates[0]!.seq).toBe(seq)
-      expect(pool.indexStates[0]!.trips).toBe(51)
+      expect(pool.indexState.seq).toBe(seq)
+      expect(pool.indexState.trips).toBe(51)
     } finally {
       await pool.close()
       store.cleanup()

@@ -37,8 +37,8 @@ const CASES: ReadonlyArray<RawParams> = [
   { ...FR, fn: ["Paris", "Lyon"] }
 ]
 
-/** The same use-case in this thread, over the same store file, an index of it and the gazetteer. */
-const inThread = (dbPath: string) => {
+/** The same use-case in this thread, over the same store file, an index of it and the gazetteer (or `places`). */
+const inThread = (dbPath: string, places?: PlaceResolver["Type"]) => {
   const db = openDatabase(dbPath, { readonly: true })
   const store = makeSqliteTripStore(db)
   const index = new TripIndex()
@@ -46,18 +46,22 @@ const inThread = (dbPath: string) => {
   const gazetteer = Gazetteer.shared()
   const services = Context.make(TripStore, store).pipe(
     Context.add(TripMatcher, InMemoryTripMatcher.over(index)),
-    Context.add(PlaceResolver, GazetteerPlaceResolver.service(() => gazetteer))
+    Context.add(PlaceResolver, places ?? GazetteerPlaceResolver.service(() => gazetteer))
   )
   return { run: (params: RawParams) => Effect.runPromiseExit(Effect.provide(searchTrips(params, CONTEXT), services)), close: () => db.close() }
 }
 
 describe("whole searches in the pool's workers (searchOn)", () => {
-  it("answer exactly what the use-case answers in this thread: the same JSON, the same failures", async () => {
+  it.each([
+    ["the worker's own gazetteer", false],
+    ["names resolved in the calling thread", true]
+  ])("answer exactly what the use-case answers in this thread: the same JSON, the same failures (%s)", async (_, resolveHere) => {
     const store = await makeStore(400)
     const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 64, search: true })
     const local = inThread(store.dbPath)
     try {
-      const search = searchOn(pool)
+      const gazetteer = Gazetteer.shared()
+      const search = searchOn(pool, resolveHere ? GazetteerPlaceResolver.service(() => gazetteer) : undefined)
       let found = 0
       for (const params of CASES) {
         const [viaPool, here] = await Promise.all([Effect.runPromiseExit(search(params, CONTEXT)), local.run(params)])
@@ -83,6 +87,51 @@ describe("whole searches in the pool's workers (searchOn)", () => {
       expect(errors[0]).toBeInstanceOf(InvalidParameter)
       expect(errors[1]).toBeInstanceOf(PlaceNotFound)
       expect(errors[2]).toBeInstanceOf(InvalidParameter)
+    } finally {
+      local.close()
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("takes the names the calling thread resolved, asking it once per name and country, not the worker's gazetteer", async () => {
+    const store = await makeStore(400)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 8, search: true })
+    // A resolver no gazetteer would agree with: every name is Lyon's centre, but "Nowhere" is nowhere.
+    const asked: Array<string> = []
+    const lyonEverywhere: PlaceResolver["Type"] = {
+      resolve: (text, country) =>
+        Effect.sync(() => {
+          asked.push(`${text}/${country}`)
+          return text === "Nowhere" ? Option.none() : Option.some({ name: text, country, lat: 45.764, lon: 4.8357 })
+        })
+    }
+    const local = inThread(store.dbPath, lyonEverywhere)
+    try {
+      const search = searchOn(pool, lyonEverywhere)
+      const cases: ReadonlyArray<RawParams> = [
+        { ...FR, fn: "Paris", tn: "Marseille", radius: "100" },
+        { locale: "de_DE", cur: "EUR", fn: "Köln", fc: "48.8566|2.3522" },
+        { ...FR, fn: "Nowhere" }
+      ]
+      const bodies: Array<string> = []
+      for (const params of cases) {
+        asked.length = 0
+        const [viaPool, here] = await Promise.all([Effect.runPromiseExit(search(params, CONTEXT)), local.run(params)])
+        // Asked once here, once by the in-thread reference: the worker asked nothing more.
+        const expected = params.fn === "Paris" ? ["Paris/FR", "Marseille/FR"] : params.fn === "Nowhere" ? ["Nowhere/FR"] : []
+        expect(asked.sort()).toEqual([...expected, ...expected].sort())
+        expect(Exit.isSuccess(viaPool)).toBe(Exit.isSuccess(here))
+        if (Exit.isSuccess(viaPool) && Exit.isSuccess(here)) {
+          const body = Buffer.from(viaPool.value.bytes).toString("utf8")
+          expect(JSON.parse(body)).toEqual(JSON.parse(JSON.stringify(here.value)))
+          bodies.push(body)
+        } else if (Exit.isFailure(viaPool)) {
+          expect(Option.getOrUndefined(Cause.failureOption(viaPool.cause))).toBeInstanceOf(PlaceNotFound)
+        }
+      }
+      // "Paris -> Marseille" searched Lyon to Lyon: what the gazetteer would never have answered.
+      expect(JSON.parse(bodies[0]!).distance).toBe(0)
     } finally {
       local.close()
       await pool.close()

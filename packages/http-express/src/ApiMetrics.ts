@@ -17,7 +17,7 @@ export interface PoolState {
 
 /** One in-memory trip index, as its holder last reported it. */
 export interface IndexState {
-  /** Who holds it: a worker's thread id, or `main` for the server's own thread. */
+  /** Who writes it: `main` for the server's own thread (the pool's workers share its index). */
   readonly holder: string
   /** Active trips in the index. */
   readonly trips: number
@@ -124,7 +124,7 @@ export class ApiMetrics {
     if (indexes !== undefined) {
       new Gauge({
         name: "tripsearch_index_trips",
-        help: "Active trips in each in-memory index, by holder (a worker's thread id, or main)",
+        help: "Active trips in each in-memory index, by holder (main: the index the server's worker pool shares)",
         labelNames: ["holder"],
         registers: [registry],
         collect() {

@@ -9,7 +9,7 @@ import { keyQuota } from "./keyQuota.js"
 import { negotiateCoding } from "./negotiateCoding.js"
 import { type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import { type LineSink, type RequestLogger, jsonLineLogger } from "./RequestLogger.js"
-import { stripKey } from "./parseQuery.js"
+import { redactPath, redactQuery } from "./redactSecrets.js"
 
 /** The services the app's runtime must provide. */
 export type AppServices = UseCaseServices | KeyStore
@@ -51,10 +51,10 @@ interface RequestState {
   readonly requestId: string
   readonly startedAt: bigint
   readonly startedAtMs: number
-  /** The path as asked (still percent-encoded), never the query. */
+  /** The path as asked (still percent-encoded), never the query, with any `name=secret` pair redacted. */
   readonly path: string
-  /** The query string as asked, without `key`. */
-  readonly queryWithoutKey: string
+  /** The query string as asked, without `key` and with the values of key-like parameters redacted. */
+  readonly loggedQuery: string
   /** What the request asks, once read; whether it reached an API route (the query log). */
   read?: ReadRequest
   /** A `GET /metrics` answered by the metrics registry. */
@@ -120,8 +120,8 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
       requestId,
       startedAt: process.hrtime.bigint(),
       startedAtMs: now(),
-      path: target.path,
-      queryWithoutKey: stripKey(target.query)
+      path: redactPath(target.path),
+      loggedQuery: redactQuery(target.query)
     }
     states.set(req, state)
     res.setHeader("X-Request-Id", requestId)
@@ -156,7 +156,7 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
           JSON.stringify({
             time: new Date(state.startedAtMs).toISOString(),
             path: state.path,
-            query: state.queryWithoutKey,
+            query: state.loggedQuery,
             status: res.statusCode,
             duration_ms: durationMs
           }) + "\n"

@@ -1,7 +1,8 @@
 import type { RawParams } from "@tripsearch/core"
 import type { ErrorReply } from "./httpErrors.js"
 import { negotiateFormat, type ResponseFormat } from "./negotiateFormat.js"
-import { MalformedQuery, type ParsedQuery, parseQuery, stripKey } from "./parseQuery.js"
+import { MalformedQuery, type ParsedQuery, parseQuery } from "./parseQuery.js"
+import { redactPath, redactQuery } from "./redactSecrets.js"
 
 /** A request as the adapter sees it, framework-free (what Express, or the replay tool, hands over). */
 export interface ApiRequest {
@@ -49,9 +50,9 @@ export type ReadRequest =
       /** The decoded query parameters but `key` (a repeated one is an array: the core rejects it). */
       readonly params: RawParams
       readonly keys: KeySources
-      /** The path as asked (still percent-encoded). */
+      /** The path as asked (still percent-encoded), a `name=secret` pair in it redacted (`redactPath`). */
       readonly path: string
-      /** The query string as asked, without `key`: what links and logs see. */
+      /** The query string as asked, without `key` and with key-like parameters redacted (`redactQuery`): what links and logs see. */
       readonly query: string
     }
 
@@ -196,7 +197,7 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     format: choice.format,
     params,
     keys: { header: headerOf(request.headers, "key"), query: parsed.key },
-    path,
-    query: stripKey(query)
+    path: redactPath(path),
+    query: redactQuery(query)
   }
 }

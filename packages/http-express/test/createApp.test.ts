@@ -38,6 +38,7 @@ const stubPorts = Layer.mergeAll(
     getTrip: () => Effect.succeed(Option.none()),
     getTrips: () => Effect.succeed(new Map()),
     scanIndex: () => Effect.succeed(0),
+    identity: Effect.succeed("test"),
     changesSince: () => Effect.succeed({ seq: 42, upserts: [], removed: [] }),
     rates: Effect.succeed(DEFAULT_RATES)
   }),

@@ -16,6 +16,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS} FROM trips WHERE seq > ? ORDER BY seq`).raw()
   const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
   const rateRows = db.prepare("SELECT currency, per_eur FROM rates").raw()
+  const storeId = db.prepare("SELECT value FROM meta WHERE key = 'store_id'").pluck()
 
   const scan = db.transaction((onRecord: (record: IndexRecord) => void): number => {
     const seq = maxSeq.get() as number
@@ -48,6 +49,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
       }),
     scanIndex: (onRecord) => Effect.sync(() => scan.deferred(onRecord)),
     changesSince: (seq) => Effect.sync(() => changesSince.deferred(seq)),
+    identity: Effect.sync(() => `sqlite:${storeId.get() as string}`),
     rates: Effect.sync(() => {
       const rates: Record<CurrencyCode, number> = { ...DEFAULT_RATES }
       for (const [currency, perEur] of rateRows.all() as Array<[string, number]>) {

@@ -57,5 +57,10 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   -- starting up then reads ~250 MB of index pages for a million trips instead of the whole table
   -- (trip_json included, ~2 GB), which matters most when the file is not in the page cache.
   CREATE INDEX trips_scan ON trips (status, id, packed);
+  `,
+  `
+  -- Names this file's history of change sequence numbers (TripStore.identity): an index snapshot
+  -- taken from another store, or from a copy started afresh, is then never taken for this one's.
+  INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
   `
 ]

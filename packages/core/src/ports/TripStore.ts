@@ -24,6 +24,11 @@ export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
     readonly scanIndex: (onRecord: (record: IndexRecord) => void) => Effect.Effect<number>
     /** Changes committed after `seq`. */
     readonly changesSince: (seq: number) => Effect.Effect<IndexChanges>
+    /**
+     * Names this store's history of change sequence numbers: while it is the same, `changesSince(seq)`
+     * continues what an index consistent with `seq` saw (an index snapshot is checked against it).
+     */
+    readonly identity: Effect.Effect<string>
     /** Currency rates (units per EUR), defaults overridden by the store's own. */
     readonly rates: Effect.Effect<RateTable>
   }

@@ -11,8 +11,8 @@ export const REFRESH_INTERVAL = Duration.millis(200)
  * the store's change sequence. For embedding and tests; the server may use the worker pool.
  */
 export class InMemoryTripMatcher {
-  /** The port over an index this thread holds and keeps fresh itself (a pool worker does). */
-  static readonly over = (index: TripIndex): TripMatcher["Type"] =>
+  /** The port over an index this thread searches: one it keeps fresh itself, or a searcher over the image of another thread's (a pool worker's). */
+  static readonly over = (index: Pick<TripIndex, "search">): TripMatcher["Type"] =>
     TripMatcher.of({ match: (request) => Effect.sync(() => index.search(request)) })
 
   static readonly layer: Layer.Layer<TripMatcher, never, TripStore> = Layer.scoped(

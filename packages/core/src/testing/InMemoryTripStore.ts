@@ -14,6 +14,9 @@ export class InMemoryTripStore {
     private seq: number
   ) {}
 
+  /** Each in-memory store is a history of its own. */
+  private readonly id = `memory-${Math.random().toString(36).slice(2)}-${Date.now()}`
+
   static make(trips: Iterable<StoredTrip> = []): InMemoryTripStore {
     const store = new InMemoryTripStore(new Map(), 0)
     for (const t of trips) store.put(t)
@@ -42,6 +45,7 @@ export class InMemoryTripStore {
           removed: changed.filter((s) => s.trip.status !== "active").map((s) => s.trip.id)
         }
       }),
+    identity: Effect.sync(() => this.id),
     rates: Effect.succeed(DEFAULT_RATES)
   })
 

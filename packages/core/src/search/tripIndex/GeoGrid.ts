@@ -1,10 +1,12 @@
 import { boundingBox } from "../../geo/boundingBox.js"
 import { EARTH_RADIUS_KM } from "../../geo/haversine.js"
 import type { MatchPlace } from "../MatchRequest.js"
-import type { TripColumns } from "./TripColumns.js"
+import { sharedF64, sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
 const CELL_DEG = 0.2
 const LON_CELLS = Math.ceil(360 / CELL_DEG) + 1
+/** Every cell key `cellOf` can answer, poles and antimeridian included. */
+const CELLS = (Math.ceil(180 / CELL_DEG) + 1) * LON_CELLS
 const cellKey = (latIdx: number, lonIdx: number): number => latIdx * LON_CELLS + lonIdx
 const latCell = (lat: number): number => Math.floor((lat + 90) / CELL_DEG)
 const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
@@ -47,11 +49,11 @@ export const flatBox = (place: MatchPlace): FlatBox => {
   }
 }
 
-/** What `GeoGrid.cellsOf` answers: a place's box and its grid cells. */
+/** What `GeoGrid.cellsOf` answers: a place's box and the keys of its grid cells that hold waypoints. */
 export interface Cells {
   readonly box: FlatBox
-  readonly built: ReadonlyArray<number>
-  readonly waiting: ReadonlyArray<ReadonlyArray<number>>
+  readonly keys: ReadonlyArray<number>
+  /** Waypoints in those cells, built ones only (which side of a pair is lighter). */
   readonly entries: number
 }
 
@@ -69,45 +71,93 @@ const forEachCell = (box: FlatBox, visit: (key: number) => void): void => {
   }
 }
 
+/** The arrays of a `GeoGrid`, as posted to the threads that only read them. */
+export interface GridImage {
+  readonly start: Int32Array
+  readonly slot: Int32Array
+  readonly ends: Uint8Array
+  readonly xyz: Float64Array
+  readonly head: Int32Array
+  readonly next: Int32Array
+  readonly added: Int32Array
+  readonly addedEnds: Uint8Array
+  readonly addedXyz: Float64Array
+  readonly addedCount: Int32Array
+}
+
 /**
- * A lat/lon grid over the waypoints (docs/API.md, Searching: which waypoints lie within a place's radius),
- * in CSR form: waypoints sorted by cell, each entry with its trip slot, whether it ends its trip
- * (END_*), and its unit vector (x, y, z), so that scanning a cell is a linear read that touches no
- * per-waypoint or per-trip array until a waypoint passes the chord test. Waypoints added since the
- * last build wait in `extra` ([w, x, y, z] per entry) until the next one. Dead trips are left to
- * the candidate loop to skip.
+ * A lat/lon grid over the waypoints (docs/API.md, Searching: which waypoints lie within a place's
+ * radius), in CSR form over every cell (`start[key]` to `start[key + 1]`): waypoints sorted by
+ * cell, each entry with its trip slot, whether it ends its trip (END_*), and its unit vector
+ * (x, y, z), so that scanning a cell is a linear read that touches no per-waypoint or per-trip
+ * array until a waypoint passes the chord test. Dead trips are left to the candidate loop to skip.
+ *
+ * Waypoints added since the last build go to an arena of fixed capacity, one list per cell
+ * (`head[key]` is 1 + its newest entry, `next[e]` 1 + the one before, 0 ends a list), which
+ * readers in other threads walk while the writer adds: an entry is written whole before the
+ * `Atomics.store` that links it, and `addedCount` is stored last, so a reader that loads it at the
+ * start of a search sees every entry below it complete and skips the newer ones. The arena full,
+ * the writer builds a new grid (a new image).
  */
-export class GeoGrid {
-  private cell = new Map<number, number>()
-  private start: Int32Array = new Int32Array(1)
-  private slot: Int32Array = new Int32Array(0)
-  private ends: Uint8Array = new Uint8Array(0)
-  private xyz: Float64Array = new Float64Array(0)
-  private extra = new Map<number, Array<number>>()
-  /** Waypoints waiting outside the CSR arrays. */
-  waiting = 0
+export class GeoGrid implements GridImage {
+  start = sharedI32(CELLS + 1)
+  slot = sharedI32(0)
+  ends = sharedU8(0)
+  xyz = sharedF64(0)
+  head = sharedI32(CELLS)
+  next = sharedI32(0)
+  added = sharedI32(0)
+  addedEnds = sharedU8(0)
+  addedXyz = sharedF64(0)
+  addedCount = sharedI32(1)
+
+  /** A reader over the arrays of a writer's image. */
+  static attach(image: GridImage): GeoGrid {
+    return Object.assign(Object.create(GeoGrid.prototype) as GeoGrid, image)
+  }
+
+  image(): GridImage {
+    const { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz, addedCount } = this
+    return { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz, addedCount }
+  }
 
   /** Entries of the CSR arrays. */
   get built(): number {
     return this.slot.length
   }
 
-  /** Adds waypoint `w` (of the columns) to the waiting lists. */
-  add(w: number, lat: number, lon: number): void {
-    const key = cellOf(lat, lon)
-    const cosLat = Math.cos(lat * RAD)
-    const entry = [w, cosLat * Math.cos(lon * RAD), cosLat * Math.sin(lon * RAD), Math.sin(lat * RAD)]
-    const cell = this.extra.get(key)
-    if (cell === undefined) this.extra.set(key, entry)
-    else cell.push(...entry)
-    this.waiting++
+  /** Waypoints in the arena. */
+  get waiting(): number {
+    return Atomics.load(this.addedCount, 0)
   }
 
-  /** The CSR arrays over every live waypoint of `t` (counting sort by cell); nothing waits after. */
-  build(t: TripColumns): void {
+  /** Room left in the arena. */
+  get room(): number {
+    return this.next.length - this.waiting
+  }
+
+  /** Adds waypoint `k` of the trip in `slot` (of `n` waypoints) to the arena; there must be room. */
+  add(slot: number, k: number, n: number, lat: number, lon: number): void {
+    const e = this.waiting
+    const key = cellOf(lat, lon)
+    const cosLat = Math.cos(lat * RAD)
+    this.added[e] = slot
+    this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
+    this.addedXyz[3 * e] = cosLat * Math.cos(lon * RAD)
+    this.addedXyz[3 * e + 1] = cosLat * Math.sin(lon * RAD)
+    this.addedXyz[3 * e + 2] = Math.sin(lat * RAD)
+    this.next[e] = Atomics.load(this.head, key)
+    Atomics.store(this.head, key, e + 1)
+    Atomics.store(this.addedCount, 0, e + 1)
+  }
+
+  /**
+   * The CSR arrays over every live waypoint of `t` (counting sort by cell), and an empty arena of
+   * `room` entries, all in fresh arrays: readers of the previous ones are unaffected.
+   */
+  build(t: TripColumns, room: number): void {
     const keys = new Int32Array(t.waypoints)
-    const cellIndex = new Map<number, number>()
-    const counts: Array<number> = []
+    const start = sharedI32(CELLS + 1)
     let live = 0
     for (let w = 0; w < t.waypoints; w++) {
       if (t.alive[t.wSlot[w]!] === 0) {
@@ -115,22 +165,15 @@ export class GeoGrid {
         continue
       }
       const key = cellOf(t.wLat[w]!, t.wLon[w]!)
-      let c = cellIndex.get(key)
-      if (c === undefined) {
-        c = counts.length
-        cellIndex.set(key, c)
-        counts.push(0)
-      }
-      counts[c]!++
-      keys[w] = c
+      keys[w] = key
+      start[key + 1]!++
       live++
     }
-    const start = new Int32Array(counts.length + 1)
-    for (let c = 0; c < counts.length; c++) start[c + 1] = start[c]! + counts[c]!
-    const fill = start.slice(0, counts.length)
-    const slots = new Int32Array(live)
-    const ends = new Uint8Array(live)
-    const xyz = new Float64Array(3 * live)
+    for (let c = 0; c < CELLS; c++) start[c + 1]! += start[c]!
+    const fill = start.slice(0, CELLS)
+    const slots = sharedI32(live)
+    const ends = sharedU8(live)
+    const xyz = sharedF64(3 * live)
     for (let w = 0; w < t.waypoints; w++) {
       const c = keys[w]!
       if (c < 0) continue
@@ -146,37 +189,34 @@ export class GeoGrid {
       xyz[3 * at + 1] = cosLat * Math.sin(lon)
       xyz[3 * at + 2] = Math.sin(lat)
     }
-    this.cell = cellIndex
     this.start = start
     this.slot = slots
     this.ends = ends
     this.xyz = xyz
-    this.extra = new Map()
-    this.waiting = 0
+    this.head = sharedI32(CELLS)
+    this.next = sharedI32(room)
+    this.added = sharedI32(room)
+    this.addedEnds = sharedU8(room)
+    this.addedXyz = sharedF64(3 * room)
+    this.addedCount = sharedI32(1)
   }
 
   /**
-   * The grid cells `box` covers that hold waypoints, looked up once per search and side: built
-   * cells (CSR indices), lists still waiting for the next build, and how many entries they hold
-   * in all (a pair is scanned from its lighter side).
+   * The grid cells `box` covers that hold waypoints, looked up once per search and side, and how
+   * many built entries they hold in all (a pair is scanned from its lighter side).
    */
   cellsOf(box: FlatBox): Cells {
-    const built: Array<number> = []
-    const waiting: Array<Array<number>> = []
+    const keys: Array<number> = []
     let entries = 0
+    const { start, head } = this
     forEachCell(box, (key) => {
-      const c = this.cell.get(key)
-      if (c !== undefined) {
-        built.push(c)
-        entries += this.start[c + 1]! - this.start[c]!
-      }
-      const more = this.extra.get(key)
-      if (more !== undefined) {
-        waiting.push(more)
-        entries += more.length / 4
+      const built = start[key + 1]! - start[key]!
+      if (built > 0 || Atomics.load(head, key) !== 0) {
+        keys.push(key)
+        entries += built
       }
     })
-    return { box, built, waiting, entries }
+    return { box, keys, entries }
   }
 
   /**
@@ -184,8 +224,9 @@ export class GeoGrid {
    * lie within the radius of their box's place, skipping first (`skip = "first"`) or last (`"last"`)
    * waypoints of their trip, as the matching rule of each side requires (docs/API.md, Searching). The chord
    * test errs on the inclusive side; exact distances come later, for candidate trips only.
+   * `seen` is the arena count loaded at the start of the search: newer entries are skipped.
    */
-  scanNear(t: TripColumns, cells: Cells, skip: "first" | "last", take: (slot: number) => void): void {
+  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number) => void): void {
     const { box } = cells
     const cosLat = Math.cos(box.lat * RAD)
     const px = cosLat * Math.cos(box.lon * RAD)
@@ -194,26 +235,21 @@ export class GeoGrid {
     const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
     const limit = chord * chord * (1 + 1e-9) + 1e-15
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
-    const { start, slot, ends, xyz } = this
-    const { wSlot, wpStart, wpCount } = t
-    for (const c of cells.built) {
-      for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
+    const { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz } = this
+    for (const key of cells.keys) {
+      for (let e = start[key]!, end = start[key + 1]!; e < end; e++) {
         const dx = xyz[3 * e]! - px
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
         if (dx * dx + dy * dy + dz * dz <= limit && (ends[e]! & skipEnd) === 0) take(slot[e]!)
       }
-    }
-    for (const more of cells.waiting) {
-      for (let e = 0; e < more.length; e += 4) {
-        const dx = more[e + 1]! - px
-        const dy = more[e + 2]! - py
-        const dz = more[e + 3]! - pz
-        if (dx * dx + dy * dy + dz * dz > limit) continue
-        const w = more[e]!
-        const s = wSlot[w]!
-        const k = w - wpStart[s]!
-        if (skipEnd === END_FIRST ? k !== 0 : k !== wpCount[s]! - 1) take(s)
+      for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
+        const e = link - 1
+        if (e >= seen) continue
+        const dx = addedXyz[3 * e]! - px
+        const dy = addedXyz[3 * e + 1]! - py
+        const dz = addedXyz[3 * e + 2]! - pz
+        if (dx * dx + dy * dy + dz * dz <= limit && (addedEnds[e]! & skipEnd) === 0) take(added[e]!)
       }
     }
   }

@@ -7,53 +7,168 @@ export const FLAG_PHOTO = 4
 export const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
 export const NO_BOOKING = 2
 
-const growF64 = (a: Float64Array, n: number) => {
+// Every array lives in a SharedArrayBuffer, so that the worker threads of a process search the one
+// copy the writer keeps (see `IndexImage`). Untouched pages of a fresh buffer are not resident, so
+// the doubling headroom costs address space, not memory.
+export const sharedU8 = (n: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(n))
+export const sharedU16 = (n: number): Uint16Array => new Uint16Array(new SharedArrayBuffer(2 * n))
+export const sharedI32 = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
+export const sharedF64 = (n: number): Float64Array => new Float64Array(new SharedArrayBuffer(8 * n))
+
+/** `a` if it holds `n` entries, else a copy twice as large (at least `n`), in shared memory. */
+const grow = <A extends Uint8Array | Uint16Array | Int32Array | Float64Array>(a: A, n: number, make: (n: number) => A): A => {
   if (n <= a.length) return a
-  const b = new Float64Array(Math.max(n, a.length * 2))
+  const b = make(Math.max(n, a.length * 2))
   b.set(a)
   return b
 }
-export const growI32 = (a: Int32Array, n: number) => {
-  if (n <= a.length) return a
-  const b = new Int32Array(Math.max(n, a.length * 2))
-  b.set(a)
-  return b
+export const growI32 = (a: Int32Array, n: number): Int32Array => grow(a, n, (k) => new Int32Array(k))
+
+const used = (per: "slot" | "slot+1" | "waypoint" | "char", counts: { readonly slots: number; readonly waypoints: number; readonly idChars: number }): number =>
+  per === "slot" ? counts.slots : per === "slot+1" ? counts.slots + 1 : per === "waypoint" ? counts.waypoints : counts.idChars
+
+/** The arrays of `TripColumns`, as posted to the threads that only read them. */
+export interface ColumnsImage {
+  readonly alive: Uint8Array
+  readonly wpStart: Int32Array
+  readonly wpCount: Uint8Array
+  readonly currency: Uint8Array
+  readonly seats: Uint8Array
+  readonly seatsLeft: Uint8Array
+  readonly flags: Uint8Array
+  readonly bookingType: Uint8Array
+  readonly experience: Uint8Array
+  readonly comfort: Uint8Array
+  readonly idStart: Int32Array
+  readonly idChars: Uint16Array
+  readonly wLat: Float64Array
+  readonly wLon: Float64Array
+  readonly wUtc: Float64Array
+  readonly wLocal: Float64Array
+  readonly wSlot: Int32Array
+  readonly legPrice: Int32Array
+  readonly legDist: Int32Array
 }
-const growU8 = (a: Uint8Array, n: number) => {
-  if (n <= a.length) return a
-  const b = new Uint8Array(Math.max(n, a.length * 2))
-  b.set(a)
-  return b
+
+type ColumnName = keyof ColumnsImage
+type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
+
+/** How many entries of a column are in use, given the counts; and how to allocate one. */
+const LAYOUT: ReadonlyArray<readonly [ColumnName, "slot" | "slot+1" | "waypoint" | "char", (n: number) => Column]> = [
+  ["alive", "slot", sharedU8],
+  ["wpStart", "slot", sharedI32],
+  ["wpCount", "slot", sharedU8],
+  ["currency", "slot", sharedU8],
+  ["seats", "slot", sharedU8],
+  ["seatsLeft", "slot", sharedU8],
+  ["flags", "slot", sharedU8],
+  ["bookingType", "slot", sharedU8],
+  ["experience", "slot", sharedU8],
+  ["comfort", "slot", sharedU8],
+  ["idStart", "slot+1", sharedI32],
+  ["idChars", "char", sharedU16],
+  ["wLat", "waypoint", sharedF64],
+  ["wLon", "waypoint", sharedF64],
+  ["wUtc", "waypoint", sharedF64],
+  ["wLocal", "waypoint", sharedF64],
+  ["wSlot", "waypoint", sharedI32],
+  ["legPrice", "waypoint", sharedI32],
+  ["legDist", "waypoint", sharedI32]
+]
+
+/** The counts that say how much of each column is in use. */
+export interface ColumnCounts {
+  readonly slots: number
+  readonly waypoints: number
+  readonly idChars: number
 }
 
 /**
  * Every trip of the index in flat typed arrays, no object per trip or waypoint: per trip slot
  * (`slots` of them, dead ones included until the next renumbering) and per waypoint, in trip
- * order (`waypoints`), legs stored on their first waypoint. Fields are public: the grid, the
+ * order (`waypoints`), legs stored on their first waypoint. A trip's id is its UTF-16 code units
+ * in `idChars`, from `idStart[slot]` to `idStart[slot + 1]`. Fields are public: the grid, the
  * renumbering and the search loop read them directly, as a struct of arrays.
+ *
+ * Only the writer appends. A reader built by `attach` sees a slot once the grid points at it, and
+ * the writer fills a slot before that; an array that must grow is copied, which the writer
+ * announces as a new image.
  */
-export class TripColumns {
-  ids: Array<string> = []
-  alive: Uint8Array = new Uint8Array(1024)
-  wpStart: Int32Array = new Int32Array(1024)
-  wpCount: Uint8Array = new Uint8Array(1024)
-  currency: Uint8Array = new Uint8Array(1024)
-  seats: Uint8Array = new Uint8Array(1024)
-  seatsLeft: Uint8Array = new Uint8Array(1024)
-  flags: Uint8Array = new Uint8Array(1024)
-  bookingType: Uint8Array = new Uint8Array(1024)
-  experience: Uint8Array = new Uint8Array(1024)
-  comfort: Uint8Array = new Uint8Array(1024)
+export class TripColumns implements ColumnsImage {
+  alive = sharedU8(1024)
+  wpStart = sharedI32(1024)
+  wpCount = sharedU8(1024)
+  currency = sharedU8(1024)
+  seats = sharedU8(1024)
+  seatsLeft = sharedU8(1024)
+  flags = sharedU8(1024)
+  bookingType = sharedU8(1024)
+  experience = sharedU8(1024)
+  comfort = sharedU8(1024)
+  idStart = sharedI32(1025)
+  idChars = sharedU16(32 * 1024)
   slots = 0
 
-  wLat: Float64Array = new Float64Array(4096)
-  wLon: Float64Array = new Float64Array(4096)
-  wUtc: Float64Array = new Float64Array(4096)
-  wLocal: Float64Array = new Float64Array(4096)
-  wSlot: Int32Array = new Int32Array(4096)
-  legPrice: Int32Array = new Int32Array(4096)
-  legDist: Int32Array = new Int32Array(4096)
+  wLat = sharedF64(4096)
+  wLon = sharedF64(4096)
+  wUtc = sharedF64(4096)
+  wLocal = sharedF64(4096)
+  wSlot = sharedI32(4096)
+  legPrice = sharedI32(4096)
+  legDist = sharedI32(4096)
   waypoints = 0
+
+
+  /** A reader over the arrays of a writer's image (in this thread or another). */
+  static attach(image: ColumnsImage): TripColumns {
+    return Object.assign(Object.create(TripColumns.prototype) as TripColumns, image)
+  }
+
+  image(): ColumnsImage {
+    const { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars } = this
+    const { wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist } = this
+    return { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist }
+  }
+
+  /** The counts of the entries in use. */
+  counts(): ColumnCounts {
+    return { slots: this.slots, waypoints: this.waypoints, idChars: this.idStart[this.slots]! }
+  }
+
+  /** The bytes in use of every column, by name, in a fixed order (views: copy them before the next change). */
+  usedBytes(): Array<readonly [string, Uint8Array]> {
+    const counts = this.counts()
+    return LAYOUT.map(([name, per]) => {
+      const column = this[name] as Column
+      const n = used(per, counts)
+      return [name, new Uint8Array(column.buffer, column.byteOffset, n * column.BYTES_PER_ELEMENT)] as const
+    })
+  }
+
+  /**
+   * Columns of `counts` entries (and room for a quarter more), each filled by `fill` with the bytes
+   * `usedBytes` gave under its name.
+   */
+  static restore(counts: ColumnCounts, fill: (name: string, into: Uint8Array) => void): TripColumns {
+    const t = new TripColumns()
+    for (const [name, per, make] of LAYOUT) {
+      const n = used(per, counts)
+      const column = make(Math.max(1024, Math.ceil(n * 1.25)))
+      fill(name, new Uint8Array(column.buffer, 0, n * column.BYTES_PER_ELEMENT))
+      ;(t as unknown as Record<string, Column>)[name] = column
+    }
+    t.slots = counts.slots
+    t.waypoints = counts.waypoints
+    return t
+  }
+
+  /** The id of the trip in `slot`. */
+  idOf(slot: number): string {
+    const from = this.idStart[slot]!
+    const to = this.idStart[slot + 1]!
+    // Ids are short: one call, no per-character string concatenation.
+    return String.fromCharCode.apply(null, this.idChars.subarray(from, to) as unknown as Array<number>)
+  }
 
   /** Writes `r` into a new slot, its waypoints after the last ones; answers the slot. */
   append(r: IndexRecord): number {
@@ -62,7 +177,10 @@ export class TripColumns {
     const w0 = this.waypoints
     this.ensureSlots(slot + 1)
     this.ensureWaypoints(w0 + n)
-    this.ids[slot] = r.id
+    const c0 = this.idStart[slot]!
+    this.ensureIdChars(c0 + r.id.length)
+    for (let k = 0; k < r.id.length; k++) this.idChars[c0 + k] = r.id.charCodeAt(k)
+    this.idStart[slot + 1] = c0 + r.id.length
     this.alive[slot] = 1
     this.wpStart[slot] = w0
     this.wpCount[slot] = n
@@ -97,7 +215,7 @@ export class TripColumns {
     const local = range(this.wLocal, n)
     const f = this.flags[slot]!
     return {
-      id: this.ids[slot]!,
+      id: this.idOf(slot),
       departureMs: utc[0]!,
       lat: range(this.wLat, n),
       lon: range(this.wLon, n),
@@ -120,27 +238,33 @@ export class TripColumns {
   }
 
   private ensureSlots(n: number): void {
-    if (n <= this.alive.length) return
-    this.alive = growU8(this.alive, n)
-    this.wpStart = growI32(this.wpStart, n)
-    this.wpCount = growU8(this.wpCount, n)
-    this.currency = growU8(this.currency, n)
-    this.seats = growU8(this.seats, n)
-    this.seatsLeft = growU8(this.seatsLeft, n)
-    this.flags = growU8(this.flags, n)
-    this.bookingType = growU8(this.bookingType, n)
-    this.experience = growU8(this.experience, n)
-    this.comfort = growU8(this.comfort, n)
+    if (n <= this.alive.length && n + 1 <= this.idStart.length) return
+    this.alive = grow(this.alive, n, sharedU8)
+    this.wpStart = grow(this.wpStart, n, sharedI32)
+    this.wpCount = grow(this.wpCount, n, sharedU8)
+    this.currency = grow(this.currency, n, sharedU8)
+    this.seats = grow(this.seats, n, sharedU8)
+    this.seatsLeft = grow(this.seatsLeft, n, sharedU8)
+    this.flags = grow(this.flags, n, sharedU8)
+    this.bookingType = grow(this.bookingType, n, sharedU8)
+    this.experience = grow(this.experience, n, sharedU8)
+    this.comfort = grow(this.comfort, n, sharedU8)
+    this.idStart = grow(this.idStart, Math.max(n, this.alive.length) + 1, sharedI32)
+  }
+
+  private ensureIdChars(n: number): void {
+    if (n <= this.idChars.length) return
+    this.idChars = grow(this.idChars, n, sharedU16)
   }
 
   private ensureWaypoints(n: number): void {
     if (n <= this.wLat.length) return
-    this.wLat = growF64(this.wLat, n)
-    this.wLon = growF64(this.wLon, n)
-    this.wUtc = growF64(this.wUtc, n)
-    this.wLocal = growF64(this.wLocal, n)
-    this.wSlot = growI32(this.wSlot, n)
-    this.legPrice = growI32(this.legPrice, n)
-    this.legDist = growI32(this.legDist, n)
+    this.wLat = grow(this.wLat, n, sharedF64)
+    this.wLon = grow(this.wLon, n, sharedF64)
+    this.wUtc = grow(this.wUtc, n, sharedF64)
+    this.wLocal = grow(this.wLocal, n, sharedF64)
+    this.wSlot = grow(this.wSlot, n, sharedI32)
+    this.legPrice = grow(this.legPrice, n, sharedI32)
+    this.legDist = grow(this.legDist, n, sharedI32)
   }
 }

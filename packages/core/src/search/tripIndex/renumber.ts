@@ -1,21 +1,21 @@
 import { cellOf } from "./GeoGrid.js"
-import type { TripColumns } from "./TripColumns.js"
+import { sharedF64, sharedI32, sharedU16, sharedU8, type TripColumns } from "./TripColumns.js"
 
 // `a` reordered, at the same capacity (later appends grow it as before): entry i of the result is
 // `a[order[i]]` (gather), or entry `to[i]` is `a[i]` (scatter; -1 drops it). One function per
 // array type: a shared generic one goes megamorphic and is several times slower.
 const gatherU8 = (a: Uint8Array, order: Int32Array): Uint8Array => {
-  const b = new Uint8Array(a.length)
+  const b = sharedU8(a.length)
   for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
   return b
 }
 const scatterF64 = (a: Float64Array, to: Int32Array): Float64Array => {
-  const b = new Float64Array(a.length)
+  const b = sharedF64(a.length)
   for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
   return b
 }
 const scatterI32 = (a: Int32Array, to: Int32Array): Int32Array => {
-  const b = new Int32Array(a.length)
+  const b = sharedI32(a.length)
   for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
   return b
 }
@@ -54,8 +54,8 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   keys.sort()
   const order = new Int32Array(n)
   const newSlot = new Int32Array(t.slots).fill(-1)
-  const start = new Int32Array(t.wpStart.length)
-  const wSlot = new Int32Array(t.wSlot.length)
+  const start = sharedI32(t.wpStart.length)
+  const wSlot = sharedI32(t.wSlot.length)
   let waypoints = 0
   for (let s = 0; s < n; s++) {
     const old = ranked[keys[s]! % 2 ** 32]!
@@ -72,7 +72,18 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
     for (let w = t.wpStart[s]!, end = w + t.wpCount[s]!, k = start[to]!; w < end; w++) newW[w] = k++
   }
   for (let r = 0; r < refs; r++) refSlot[r] = newSlot[refSlot[r]!]!
-  t.ids = Array.from(order, (old) => t.ids[old]!)
+  const idStart = sharedI32(t.idStart.length)
+  const idChars = sharedU16(t.idChars.length)
+  for (let s = 0, c = 0; s < n; s++) {
+    const old = order[s]!
+    const from = t.idStart[old]!
+    const to = t.idStart[old + 1]!
+    idChars.set(t.idChars.subarray(from, to), c)
+    c += to - from
+    idStart[s + 1] = c
+  }
+  t.idStart = idStart
+  t.idChars = idChars
   t.alive = gatherU8(t.alive, order)
   t.wpStart = start
   t.wpCount = gatherU8(t.wpCount, order)

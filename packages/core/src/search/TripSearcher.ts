@@ -1,0 +1,139 @@
+import { haversineKm } from "../geo/haversine.js"
+import type { MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
+import { bestSegment, distancesTo } from "./tripIndex/bestSegment.js"
+import { FacetTally, Tally } from "./tripIndex/facets.js"
+import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
+import type { IndexImage } from "./tripIndex/IndexImage.js"
+import { Matches } from "./tripIndex/ranking.js"
+import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
+import { FLAG_AUTO, FLAG_PHOTO, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
+
+/**
+ * One search at a time over the columns and grid of an index: the writer's own (`TripIndex`) or
+ * those of its image in another thread (`TripSearcher.over`), which it only reads. It holds the
+ * per-search scratch, so each thread has its own.
+ */
+export class TripSearcher {
+  constructor(
+    readonly t: TripColumns,
+    readonly grid: GeoGrid
+  ) {}
+
+  /** A searcher over an index image posted by the writer (see `TripIndex.image`). */
+  static over(image: IndexImage): TripSearcher {
+    return new TripSearcher(TripColumns.attach(image.columns), GeoGrid.attach(image.grid))
+  }
+
+  // Per-query scratch: a stamp says "written by query q", so nothing needs clearing between queries.
+  private query = 0
+  private tripStamp: Int32Array = new Int32Array(0)
+  private readonly distF = new Float64Array(256)
+  private readonly distT = new Float64Array(256)
+  private readonly dayTally = new Tally(1024)
+  private readonly priceTally = new Tally(1 << 16)
+
+  search(req: MatchRequest): MatchResult {
+    const t = this.t
+    if (this.tripStamp.length < t.alive.length) this.tripStamp = new Int32Array(t.alive.length)
+    if (++this.query > 0x3fffffff) {
+      this.query = 1
+      this.tripStamp.fill(0)
+    }
+    const q = this.query
+    // Arena entries the writer adds from now on are left to the next search.
+    const seen = this.grid.waiting
+    const candidates: Array<number> = []
+    const { from, to } = req
+    const collect = (slot: number): void => {
+      if (this.tripStamp[slot] !== q) {
+        this.tripStamp[slot] = q
+        candidates.push(slot)
+      }
+    }
+    // A pair is matched from one side only, the one with fewer waypoints around it: the other
+    // side is checked per candidate trip, which costs far less than scanning a second city.
+    const fromCells = from === undefined ? undefined : this.grid.cellsOf(flatBox(from))
+    const toCells = to === undefined ? undefined : this.grid.cellsOf(flatBox(to))
+    if (fromCells !== undefined && (toCells === undefined || fromCells.entries <= toCells.entries)) this.grid.scanNear(fromCells, "last", seen, collect)
+    else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, collect)
+    const fromBox = fromCells?.box
+    const toBox = toCells?.box
+    const dF = this.distF
+    const dT = this.distT
+
+    const pricer = new SegmentPricer(req)
+    const facets = new FacetTally(req, this.dayTally, this.priceTally, pricer.unit)
+    const { nowMs, autoOnly, includeShort } = req
+    const topSeats = req.withTopTrips ? Math.max(1, req.seats ?? 0) : Infinity
+    const matches = new Matches()
+    let full = 0
+    let lowest = Infinity
+
+    for (let c = 0; c < candidates.length; c++) {
+      const slot = candidates[c]!
+      if (t.alive[slot] === 0) continue
+      // Trip-level rejects first: they skip the distances and, like every reject before the
+      // facets, leave no trace in the result.
+      const flags = t.flags[slot]!
+      if (autoOnly && (flags & FLAG_AUTO) === 0) continue
+      if (!includeShort && (flags & FLAG_SHORT) !== 0) continue
+      const w0 = t.wpStart[slot]!
+      const last = t.wpCount[slot]! - 1
+      if (fromBox !== undefined) distancesTo(t, fromBox, w0, 0, last - 1, dF)
+      if (toBox !== undefined) distancesTo(t, toBox, w0, 1, last, dT)
+      const segment = bestSegment(fromBox !== undefined, toBox !== undefined, last, dF, dT)
+      // The chord test let through a waypoint just outside the radius, and nothing else matched.
+      if (segment < 0) continue
+      const bi = segment >> 8
+      const bj = segment & 255
+
+      const wi = w0 + bi
+      const utc = t.wUtc[wi]!
+      if (utc < nowMs) continue
+      let net = 0
+      for (let w = wi; w < w0 + bj; w++) net += t.legPrice[w]!
+      const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
+      const seatsLeft = t.seatsLeft[slot]!
+      if (facets.check(seatsLeft, t.wLocal[wi]!, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
+
+      facets.matched(t.experience[slot]!, t.comfort[slot]!)
+      matches.push(slot, bi, bj, price, utc)
+      if ((flags & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) matches.eligible.push(matches.size - 1)
+      if (seatsLeft === 0) full++
+      if (price < lowest) lowest = price
+    }
+
+    const permanentId = (m: number): string => {
+      const slot = matches.slot[m]!
+      return matches.i[m] === 0 && matches.j[m] === t.wpCount[slot]! - 1 ? t.idOf(slot) : `${t.idOf(slot)}_${matches.i[m]}_${matches.j[m]}`
+    }
+    // Distances are recomputed for the few hits shown (the same call gives the same double)
+    // rather than kept for every match.
+    const kmTo = (box: FlatBox, m: number, k: number): number => {
+      const w = t.wpStart[matches.slot[m]!]! + k
+      return haversineKm(box.lat, box.lon, t.wLat[w]!, t.wLon[w]!)
+    }
+    const hit = (m: number): SegmentHit => ({
+      id: t.idOf(matches.slot[m]!),
+      i: matches.i[m]!,
+      j: matches.j[m]!,
+      ...(fromBox !== undefined ? { fromKm: kmTo(fromBox, m, matches.i[m]!) } : {}),
+      ...(toBox !== undefined ? { toKm: kmTo(toBox, m, matches.j[m]!) } : {})
+    })
+    const metres = (m: number): number => {
+      const w0 = t.wpStart[matches.slot[m]!]!
+      let d = 0
+      for (let w = w0 + matches.i[m]!; w < w0 + matches.j[m]!; w++) d += t.legDist[w]!
+      return d
+    }
+    const total = matches.size
+    return {
+      total,
+      fullTripsCount: full,
+      ...(total > 0 ? { lowestPriceMinor: lowest } : {}),
+      page: matches.page(req, permanentId).map(hit),
+      top: req.withTopTrips ? matches.top(metres, permanentId).map(hit) : [],
+      facets: facets.counts()
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import { type IndexImage, TripIndex, type TripStore } from "@tripsearch/core"
+import { Effect } from "effect"
+import { BroadcastChannel, threadId } from "node:worker_threads"
+import { readSnapshot, writeSnapshot } from "./IndexSnapshot.js"
+
+/** What the writer and the pool's workers say to each other on the pool's broadcast channel. */
+export type IndexMessage =
+  /** The index's arrays to search from now on (at start, then after each replacement). */
+  | { readonly _tag: "IndexImage"; readonly image: IndexImage }
+  /** A worker that just started asks for the current image. */
+  | { readonly _tag: "ImageWanted" }
+
+/** The slots of `IndexWriter.stats`, a Float64Array in shared memory that workers read for `Stats`. */
+export const STATS = { trips: 0, seq: 1, buildMs: 2, refreshes: 3, refreshFailures: 4, lastRefreshAt: 5 } as const
+export const STATS_LENGTH = 6
+
+export interface IndexWriterOptions {
+  readonly channelName: string
+  readonly refreshMs: number
+  /**
+   * Where to keep a snapshot of the index: read at start instead of scanning the store when it was
+   * taken from the same store (`TripStore.identity`) at a sequence the store has not gone back
+   * from, then brought up to date with `changesSince`; written after a full scan and on `close`.
+   */
+  readonly snapshotPath?: string
+}
+
+/** How the index was loaded at start. */
+export interface IndexLoad {
+  readonly from: "snapshot" | "store"
+  /** Why a snapshot was not used (with `from: "store"` and a snapshot path). */
+  readonly reason?: string
+  /** Changes applied on top of the snapshot. */
+  readonly changes?: number
+  readonly ms: number
+}
+
+/**
+ * The process's one `TripIndex` and its one writer: it loads every active trip from the store
+ * (the `TripStore` port, whichever adapter is configured), then follows the store's change
+ * sequence every `refreshMs` in the thread that started it. The pool's workers never touch the
+ * store for matching: they search the index's shared arrays (`TripSearcher.over`), whose images
+ * the writer broadcasts on `channelName` when an array is replaced and to any worker asking for
+ * one. A refresh that fails leaves the index as it was and is retried at the next tick.
+ */
+export class IndexWriter {
+  /** trips, seq, buildMs, refreshes, refreshFailures, lastRefreshAt (see `STATS`), for every thread. */
+  readonly stats = new Float64Array(new SharedArrayBuffer(8 * STATS_LENGTH))
+  private readonly channel: BroadcastChannel
+  private readonly timer: ReturnType<typeof setInterval>
+  private running: Promise<void> | undefined
+  private closed = false
+
+  private constructor(
+    private readonly store: TripStore["Type"],
+    private readonly index: TripIndex,
+    private seq: number,
+    readonly load: IndexLoad,
+    readonly channelName: string,
+    refreshMs: number,
+    private readonly snapshot: { readonly path: string; readonly storeId: string } | undefined,
+    private snapshotSeq: number
+  ) {
+    this.stats[STATS.buildMs] = load.ms
+    this.stats[STATS.lastRefreshAt] = Date.now()
+    this.record()
+    this.channel = new BroadcastChannel(channelName)
+    // A broadcast channel would keep the process alive on its own; the pool's workers do that.
+    this.channel.unref()
+    this.channel.onmessage = (event) => {
+      const message = (event as MessageEvent).data as IndexMessage | undefined
+      if (message?._tag === "ImageWanted") this.post(index.image())
+    }
+    index.onImage((image) => this.post(image))
+    this.timer = setInterval(() => void this.refresh(), refreshMs)
+    this.timer.unref()
+  }
+
+  /**
+   * Loads the index in this thread (from its snapshot when it is usable, else by scanning the whole
+   * store) and starts following the store's changes.
+   */
+  static async start(store: TripStore["Type"], options: IndexWriterOptions): Promise<IndexWriter> {
+    const t0 = performance.now()
+    const snapshot = options.snapshotPath === undefined ? undefined : { path: options.snapshotPath, storeId: await Effect.runPromise(store.identity) }
+    let reason: string | undefined
+    if (snapshot !== undefined) {
+      const read = readSnapshot(snapshot.path, snapshot.storeId)
+      if (read.ok) {
+        const changes = await Effect.runPromise(store.changesSince(read.seq))
+        if (changes.seq >= read.seq) {
+          read.index.apply(changes.upserts, changes.removed)
+          const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ms: performance.now() - t0 }
+          return new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq)
+        }
+        reason = `the store is at change ${changes.seq}, before the snapshot's ${read.seq}`
+      } else reason = read.reason
+    }
+    const index = new TripIndex()
+    index.beginLoad()
+    const seq = await Effect.runPromise(store.scanIndex((r) => index.upsert(r)))
+    index.endLoad()
+    const load: IndexLoad = { from: "store", ...(reason !== undefined ? { reason } : {}), ms: performance.now() - t0 }
+    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1)
+    writer.saveSnapshot()
+    return writer
+  }
+
+  /** Writes the snapshot (when the writer keeps one) if the index moved since the last one. */
+  saveSnapshot(): void {
+    if (this.snapshot === undefined || this.snapshotSeq === this.seq) return
+    try {
+      writeSnapshot(this.snapshot.path, this.index, this.snapshot.storeId, this.seq)
+      this.snapshotSeq = this.seq
+    } catch (e) {
+      // The next start scans the store instead: slower, as correct.
+      console.warn(`geo-pool: the index snapshot could not be written to ${this.snapshot.path}:`, e)
+    }
+  }
+
+  /** Active trips in the index. */
+  get trips(): number {
+    return this.index.size
+  }
+
+  /** The store's change sequence number the index is consistent with. */
+  get appliedSeq(): number {
+    return this.seq
+  }
+
+  /** Searches in this thread (the writer's own view: every change it has applied). */
+  get searchable(): Pick<TripIndex, "search"> {
+    return this.index
+  }
+
+  /** Pulls the store's committed changes now; a refresh already running is waited for instead. */
+  refresh(): Promise<void> {
+    if (this.closed) return Promise.resolve()
+    this.running ??= this.pull().finally(() => {
+      this.running = undefined
+    })
+    return this.running
+  }
+
+  private async pull(): Promise<void> {
+    this.stats[STATS.refreshes]!++
+    try {
+      const changes = await Effect.runPromise(this.store.changesSince(this.seq))
+      if (this.closed) return
+      if (changes.upserts.length > 0 || changes.removed.length > 0) this.index.apply(changes.upserts, changes.removed)
+      this.seq = changes.seq
+      this.stats[STATS.lastRefreshAt] = Date.now()
+    } catch (e) {
+      // A busy or briefly unreachable store: keep serving the index as it is and retry at the next tick.
+      const failures = ++this.stats[STATS.refreshFailures]!
+      if (failures === 1 || failures % 100 === 0) console.warn(`geo-pool: index refresh failed (${failures} so far):`, e)
+    }
+    this.record()
+  }
+
+  private record(): void {
+    this.stats[STATS.trips] = this.index.size
+    this.stats[STATS.seq] = this.seq
+  }
+
+  private post(image: IndexImage): void {
+    if (!this.closed) this.channel.postMessage({ _tag: "IndexImage", image } satisfies IndexMessage)
+  }
+
+  /**
+   * Stops following the store (after the refresh under way, if any) and writes the snapshot; the
+   * index stays searchable where it is referenced.
+   */
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    await this.running
+    this.closed = true
+    this.channel.close()
+    this.saveSnapshot()
+  }
+
+  /** The thread the writer runs in. */
+  readonly threadId = threadId
+}
