@@ -12,7 +12,8 @@ const USAGE = `Usage:
   tripsearch-store keys list --db PATH
   tripsearch-store keys revoke --db PATH ID
 
-import creates the store at PATH if there is none; the keys commands need an existing store.`
+import creates the store at PATH if there is none; the keys commands need an existing store.
+Each FILE is imported whole or not at all; a file that changes no trip leaves the store as it was.`
 
 class UsageError extends Error {}
 
@@ -50,6 +51,14 @@ const existingStore = (db: string | undefined): string => {
   return path
 }
 
+/** What an import did, in the words of one line. */
+const importSummary = ({ imported, unchanged, seq }: { imported: number; unchanged: number; seq: number }): string =>
+  imported === unchanged
+    ? `nothing changed (${imported === 0 ? "no trips" : `${imported} trips, each stored already as given`}; seq ${seq})`
+    : unchanged === 0
+      ? `imported ${imported} trips (seq ${seq})`
+      : `imported ${imported} trips, ${unchanged} of them unchanged (seq ${seq})`
+
 const noExtra = (positionals: ReadonlyArray<string>, expected: number) => {
   if (positionals.length > expected) throw new UsageError(`unexpected argument: ${positionals[expected]}`)
 }
@@ -77,7 +86,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
             err.write(`${file}: not imported: ${(e as Error).message}\n`)
             continue
           }
-          if (result.ok) out.write(`${file}: imported ${result.imported} trips (seq ${result.seq})\n`)
+          if (result.ok) out.write(`${file}: ${importSummary(result)}\n`)
           else {
             failed = true
             err.write(`${file}: rejected, nothing imported (${result.errors.length} errors)\n`)

@@ -32,7 +32,7 @@ describe("tripsearch-store CLI", () => {
     const missing = await capture(["import", "--db", db, tmp.path("missing.ndjson"), good])
     expect(missing.code).toBe(1)
     expect(missing.err).toContain("missing.ndjson: not imported: ENOENT")
-    expect(missing.out).toBe(`${good}: imported 2 trips (seq 4)\n`)
+    expect(missing.out).toBe(`${good}: nothing changed (2 trips, each stored already as given; seq 2)\n`)
     const check = openDatabase(db)
     expect(check.prepare("SELECT count(*) FROM trips").pluck().get()).toBe(2)
     check.close()

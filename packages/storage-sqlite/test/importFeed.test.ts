@@ -1,5 +1,6 @@
 import { encodeShown, toIndexRecord } from "@tripsearch/core"
 import { Effect, Option } from "effect"
+import { writeFileSync } from "node:fs"
 import { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { importFeed, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
@@ -23,7 +24,7 @@ describe("importFeed", () => {
   it("imports a valid feed from a file, with defaults applied", async () => {
     const file = tmp.write("ok.ndjson", feed([tripInput("a1"), tripInput("a2", { status: "active", service: "short" }), "", tripInput("a3")]))
     const result = await importFeed(db, file)
-    expect(result).toEqual({ ok: true, imported: 3, seq: 3 })
+    expect(result).toEqual({ ok: true, imported: 3, unchanged: 0, seq: 3 })
     const store = makeSqliteTripStore(db)
     const a1 = Option.getOrThrow(run(store.getTrip("a1")))
     expect(a1.trip.status).toBe("active")
@@ -91,7 +92,7 @@ describe("importFeed", () => {
     await importFeed(db, [toLine(tripInput("a1")), toLine(tripInput("a2"))])
     const store = makeSqliteTripStore(db)
     const result = await importFeed(db, [toLine(tripInput("a1", { seats_left: 0, comment: "full now" }))])
-    expect(result).toEqual({ ok: true, imported: 1, seq: 3 })
+    expect(result).toEqual({ ok: true, imported: 1, unchanged: 0, seq: 3 })
     const a1 = Option.getOrThrow(run(store.getTrip("a1")))
     expect(a1.trip.seats_left).toBe(0)
     expect(a1.trip.comment).toBe("full now")
@@ -122,7 +123,7 @@ describe("importFeed", () => {
     const chunks: Array<Buffer> = []
     for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7))
     const result = await importFeed(db, Readable.from(chunks))
-    expect(result).toEqual({ ok: true, imported: 2, seq: 2 })
+    expect(result).toEqual({ ok: true, imported: 2, unchanged: 0, seq: 2 })
     const s1 = Option.getOrThrow(run(makeSqliteTripStore(db).getTrip("s1")))
     expect(s1.trip.comment).toBe("Départ à l'heure — 🚗")
   })
@@ -134,5 +135,37 @@ describe("importFeed", () => {
       yield toLine(tripInput("g2", { seats_left: 5 }))
     }
     expect(await importFeed(db, lines())).toEqual({ ok: false, errors: [expect.stringMatching(/^line 3: seats_left: /)] })
+  })
+})
+
+describe("importFeed with decode threads", () => {
+  const trips = (count: number) => Array.from({ length: count }, (_, i) => toLine(tripInput(`w${i}`, { seats_left: i % 4, comment: `trip ${i} — é` })))
+
+  it("stores the same rows as decoding in its own thread, over several batches", async () => {
+    const lines = trips(1_234)
+    const file = tmp.write("many.ndjson", lines.join("\n") + "\n")
+    const other = openDatabase(tmp.path("other.db"))
+    try {
+      expect(await importFeed(db, file, { decodeThreads: 0 })).toEqual({ ok: true, imported: 1_234, unchanged: 0, seq: 1_234 })
+      expect(await importFeed(other, file, { decodeThreads: 2, decodeThreadsAfter: 0 })).toEqual({ ok: true, imported: 1_234, unchanged: 0, seq: 1_234 })
+      expect(snapshot(other)).toEqual(snapshot(db))
+    } finally {
+      other.close()
+    }
+  })
+
+  it("reports the same errors, in line order, whichever thread found them", async () => {
+    const lines: Array<string | Buffer> = trips(1_100)
+    lines[3] = toLine(tripInput("bad3", { seats: 9 }))
+    lines[700] = Buffer.concat([Buffer.from('{"id":"x'), Buffer.from([0xfe]), Buffer.from('"}')])
+    lines[1_050] = toLine(tripInput("w5"))
+    const file = tmp.path("bad-many.ndjson")
+    writeFileSync(file, Buffer.concat(lines.flatMap((l) => [Buffer.from(l), Buffer.from("\n")])))
+    const here = await importFeed(db, file, { decodeThreads: 0 })
+    const threaded = await importFeed(db, file, { decodeThreads: 2, decodeThreadsAfter: 0 })
+    expect(here.ok).toBe(false)
+    expect(threaded).toEqual(here)
+    expect(here.ok ? [] : here.errors.map((e) => /^line \d+: [^:]+/.exec(e)?.[0])).toEqual(["line 4: seats", "line 701: (line)", "line 1051: id"])
+    expect(snapshot(db)).toEqual([])
   })
 })

@@ -1,0 +1,139 @@
+// The import benchmark: a generated feed file (made once, cached under .bench/) imported with
+// `importFeed` into a fresh store, as `npm run store -- import` does, printing lines/s and seconds.
+// With --previous, the same feed is also imported by another build's storage-sqlite (e.g. a
+// checkout of the last commit, built), in the same run, and the two stores are compared row by row.
+//
+//   npm run bench:import -- [--trips N] [--seed S] [--previous OTHER/packages/storage-sqlite/dist/index.js] [--keep yes]
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
+import { once } from "node:events"
+import { cpus, loadavg } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { parseArgs } from "node:util"
+import { GENERATOR_VERSION, writeFeed } from "@tripsearch/dataset"
+import * as current from "@tripsearch/storage-sqlite"
+
+const USAGE = `usage: npm run bench:import -- [options]
+
+Imports a generated feed file into a fresh store and prints lines/s and the total time.
+  --trips N         lines of the feed (default 200000); the feed is made once under
+                    .bench/import-<N>-<seed>-g<V>.ndjson (V the generator version), then reused
+  --seed S          generator seed (default 1)
+  --previous PATH   also import the same feed with another build's storage-sqlite (its
+                    dist/index.js), first, and compare the two stores row by row
+  --keep yes        keep the imported stores (.bench/import-<N>-<seed>-g<V>-{this,previous}.db)
+  --help            this text`
+
+let values
+try {
+  ;({ values } = parseArgs({
+    options: {
+      trips: { type: "string", default: "200000" },
+      seed: { type: "string", default: "1" },
+      previous: { type: "string" },
+      keep: { type: "string", default: "no" },
+      help: { type: "boolean", short: "h" }
+    },
+    strict: true,
+    allowPositionals: false
+  }))
+} catch (e) {
+  console.error(`bench:import: ${e.message}\n\n${USAGE}`)
+  process.exit(2)
+}
+if (values.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
+const N = Number(values.trips.replaceAll("_", ""))
+if (!Number.isSafeInteger(N) || N < 1) {
+  console.error(`bench:import: --trips must be a positive integer, got "${values.trips}"`)
+  process.exit(2)
+}
+if (!/^\d+$/.test(values.seed)) {
+  console.error(`bench:import: --seed must be a non-negative integer, got "${values.seed}"`)
+  process.exit(2)
+}
+if (values.keep !== "yes" && values.keep !== "no") {
+  console.error(`bench:import: --keep must be yes or no, got "${values.keep}"`)
+  process.exit(2)
+}
+const previousPath = values.previous === undefined ? undefined : resolve(values.previous)
+if (previousPath !== undefined && !existsSync(previousPath)) {
+  console.error(`bench:import: --previous: no file ${previousPath} (build that checkout first)`)
+  process.exit(2)
+}
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
+const benchDir = join(root, ".bench")
+mkdirSync(benchDir, { recursive: true })
+const stem = `import-${N}-${values.seed}-g${GENERATOR_VERSION}`
+const feedPath = join(benchDir, `${stem}.ndjson`)
+/** Departures over 30 days from a fixed instant, so that a cached feed stays the same feed. */
+const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
+
+if (!existsSync(feedPath)) {
+  console.log(`making ${feedPath} (${N} trips, seed ${values.seed})...`)
+  const t0 = performance.now()
+  const tmp = `${feedPath}.partial`
+  const out = createWriteStream(tmp)
+  await writeFeed({ trips: N, seed: Number(values.seed), nowMs: GEN_NOW }, out)
+  out.end()
+  await once(out, "finish")
+  renameSync(tmp, feedPath)
+  console.log(`  done in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+}
+
+const removeStore = (path) => {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true })
+}
+
+/** Imports the feed with one build's `openDatabase`/`importFeed` into a fresh store, as the CLI does. */
+const run = async (label, lib, dbPath) => {
+  removeStore(dbPath)
+  const t0 = performance.now()
+  const db = lib.openDatabase(dbPath)
+  const result = await lib.importFeed(db, feedPath)
+  db.close() // as the CLI: the close checkpoints the WAL into the store
+  const seconds = (performance.now() - t0) / 1000
+  if (!result.ok) throw new Error(`${label}: ${result.errors.slice(0, 5).join("\n")}`)
+  const mb = statSync(dbPath).size / 1e6
+  console.log(`${label.padEnd(9)} ${result.imported} lines in ${seconds.toFixed(1)} s: ${Math.round(result.imported / seconds)} lines/s (store ${mb.toFixed(0)} MB)`)
+  return seconds
+}
+
+/** Every column of every row, in id order, of two stores: the number of rows that differ. */
+const compareStores = (a, b) => {
+  const open = (path) => current.openDatabase(path, { readonly: true })
+  const [da, db] = [open(a), open(b)]
+  const rows = (d) => d.prepare("SELECT * FROM trips ORDER BY id").raw().iterate()
+  const ib = rows(db)
+  let rowsSeen = 0
+  let differ = 0
+  for (const ra of rows(da)) {
+    const rb = ib.next().value
+    rowsSeen++
+    if (rb === undefined || ra.some((x, k) => (Buffer.isBuffer(x) ? !x.equals(rb[k]) : x !== rb[k]))) differ++
+  }
+  if (!ib.next().done) differ++
+  da.close()
+  db.close()
+  return { rowsSeen, differ }
+}
+
+// Read once before any timing, so that neither build pays for a cold page cache.
+for await (const _ of (await import("node:fs")).createReadStream(feedPath, { highWaterMark: 1 << 20 }));
+console.log(`import bench: ${feedPath} (${(statSync(feedPath).size / 1e6).toFixed(0)} MB); ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)}, Node ${process.version}`)
+const thisDb = join(benchDir, `${stem}-this.db`)
+const previousDb = join(benchDir, `${stem}-previous.db`)
+let previousSeconds
+if (previousPath !== undefined) {
+  const previous = await import(pathToFileURL(previousPath).href)
+  previousSeconds = await run("previous", previous, previousDb)
+}
+const seconds = await run("this", current, thisDb)
+if (previousSeconds !== undefined) {
+  const { rowsSeen, differ } = compareStores(previousDb, thisDb)
+  console.log(`this build is x${(previousSeconds / seconds).toFixed(2)} the previous one's speed; ${rowsSeen} rows compared, ${differ} differ`)
+}
+if (values.keep !== "yes") for (const path of [thisDb, previousDb]) removeStore(path)

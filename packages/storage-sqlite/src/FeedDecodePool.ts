@@ -1,0 +1,62 @@
+import { Worker } from "node:worker_threads"
+import type { DecodedLine } from "./decodeFeedLines.js"
+
+// Run from the TypeScript sources (the tests), the worker is the built one: a worker thread cannot
+// load a .ts file.
+const workerUrl = import.meta.url.endsWith(".ts") ? new URL("../dist/feedDecodeWorker.js", import.meta.url) : new URL("./feedDecodeWorker.js", import.meta.url)
+
+interface Waiting {
+  readonly resolve: (decoded: Array<DecodedLine>) => void
+  readonly reject: (e: Error) => void
+}
+
+/** Worker threads decoding batches of feed lines, each batch answered in a promise. */
+export class FeedDecodePool {
+  private readonly workers: Array<Worker>
+  private readonly waiting = new Map<number, Waiting>()
+  private nextId = 0
+  private failure: Error | undefined
+
+  constructor(threads: number) {
+    this.workers = Array.from({ length: threads }, () => {
+      const worker = new Worker(workerUrl)
+      worker.on("message", (m: { id: number; decoded?: Array<DecodedLine>; failure?: string }) => {
+        const w = this.waiting.get(m.id)
+        if (w === undefined) return
+        this.waiting.delete(m.id)
+        if (m.decoded === undefined) w.reject(new Error(`feed decode worker: ${m.failure}`))
+        else {
+          // Buffers arrive as plain Uint8Arrays; better-sqlite3 binds Buffers as BLOBs.
+          for (const d of m.decoded) if (d.row !== undefined) (d.row as { packed: Buffer }).packed = Buffer.from(d.row.packed.buffer, d.row.packed.byteOffset, d.row.packed.byteLength)
+          w.resolve(m.decoded)
+        }
+      })
+      worker.on("error", (e) => this.fail(e))
+      worker.on("exit", (code) => {
+        if (code !== 0) this.fail(new Error(`feed decode worker exited with code ${code}`))
+      })
+      return worker
+    })
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e
+    for (const w of this.waiting.values()) w.reject(e)
+    this.waiting.clear()
+  }
+
+  /** The batch's lines decoded, in order. */
+  decode(lines: ReadonlyArray<string>): Promise<Array<DecodedLine>> {
+    if (this.failure !== undefined) return Promise.reject(this.failure)
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject })
+      this.workers[id % this.workers.length]!.postMessage({ id, lines })
+    })
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error("feed decode pool closed")
+    await Promise.all(this.workers.map((w) => w.terminate()))
+  }
+}
