@@ -27,7 +27,12 @@ export class FeedDecodePool {
         if (m.decoded === undefined) w.reject(new Error(`feed decode worker: ${m.failure}`))
         else {
           // Buffers arrive as plain Uint8Arrays; better-sqlite3 binds Buffers as BLOBs.
-          for (const d of m.decoded) if (d.row !== undefined) (d.row as { packed: Buffer }).packed = Buffer.from(d.row.packed.buffer, d.row.packed.byteOffset, d.row.packed.byteLength)
+          for (const d of m.decoded) {
+            if (d.row === undefined) continue
+            const row = d.row as { packed: Buffer; shown: Buffer }
+            row.packed = Buffer.from(d.row.packed.buffer, d.row.packed.byteOffset, d.row.packed.byteLength)
+            row.shown = Buffer.from(d.row.shown.buffer, d.row.shown.byteOffset, d.row.shown.byteLength)
+          }
           w.resolve(m.decoded)
         }
       })

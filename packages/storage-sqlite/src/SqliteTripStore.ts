@@ -8,23 +8,32 @@ const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
   zoneOffsets: JSON.parse(zoneOffsets) as Array<number>
 })
 
-/** An index record from a raw row of INDEX_COLUMNS then `trip_json`, with what a search shows of the trip. */
-const shownRecord = (row: ReadonlyArray<unknown>): IndexRecord => ({ ...recordFromRaw(row), shown: encodeShown(JSON.parse(row[2] as string) as FeedTrip) })
+/**
+ * An index record from a raw row of INDEX_COLUMNS then `shown`, with what a search shows of the
+ * trip: its `shown` column, or for a row imported before that column, encoded from its trip_json.
+ */
+const shownRecord = (row: ReadonlyArray<unknown>, tripJson: (id: string) => string): IndexRecord => {
+  const shown = row[2] as Uint8Array | null
+  const id = row[0] as string
+  return { ...recordFromRaw(row), shown: shown ?? encodeShown(JSON.parse(tripJson(id)) as FeedTrip) }
+}
 
 /** The TripStore service over an open database (the caller owns the connection). */
 export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   const getOne = db.prepare("SELECT trip_json, zone_offsets FROM trips WHERE id = ?").raw()
   const getMany = db.prepare("SELECT id, trip_json, zone_offsets FROM trips WHERE id IN (SELECT value FROM json_each(?))").raw()
-  // With the trip's JSON: what a search shows of it goes into the index too (`encodeShown`).
-  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS}, trip_json FROM trips WHERE status = 'active'`).raw()
-  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS}, trip_json FROM trips WHERE seq > ? ORDER BY seq`).raw()
+  // What a search shows of a trip goes into the index too, from the covering index `trips_scan`.
+  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS}, shown FROM trips WHERE status = 'active'`).raw()
+  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS}, shown FROM trips WHERE seq > ? ORDER BY seq`).raw()
+  const tripJsonOf = db.prepare("SELECT trip_json FROM trips WHERE id = ?").pluck()
+  const tripJson = (id: string): string => tripJsonOf.get(id) as string
   const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
   const rateRows = db.prepare("SELECT currency, per_eur FROM rates").raw()
   const storeId = db.prepare("SELECT value FROM meta WHERE key = 'store_id'").pluck()
 
   const scan = db.transaction((onRecord: (record: IndexRecord) => void): number => {
     const seq = maxSeq.get() as number
-    for (const row of scanActive.iterate() as IterableIterator<Array<unknown>>) onRecord(shownRecord(row))
+    for (const row of scanActive.iterate() as IterableIterator<Array<unknown>>) onRecord(shownRecord(row, tripJson))
     return seq
   })
 
@@ -32,7 +41,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
     const upserts: Array<IndexRecord> = []
     const removed: Array<string> = []
     for (const row of changed.iterate(since) as IterableIterator<Array<unknown>>) {
-      if (row[0] === "active") upserts.push(shownRecord(row.slice(1)))
+      if (row[0] === "active") upserts.push(shownRecord(row.slice(1), tripJson))
       else removed.push(row[1] as string)
     }
     return { seq: maxSeq.get() as number, upserts, removed }

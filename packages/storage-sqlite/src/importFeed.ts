@@ -42,13 +42,13 @@ interface Batch {
 
 const UPSERT = `
   INSERT INTO trips (id, status, seq, departure_ms, currency, seats, seats_left, booking_type, flags, experience,
-                     comfort_stars, packed, zone_offsets, trip_json)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     comfort_stars, packed, shown, zone_offsets, trip_json)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET
     status = excluded.status, seq = excluded.seq, departure_ms = excluded.departure_ms, currency = excluded.currency,
     seats = excluded.seats, seats_left = excluded.seats_left, booking_type = excluded.booking_type,
     flags = excluded.flags, experience = excluded.experience, comfort_stars = excluded.comfort_stars,
-    packed = excluded.packed, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json
+    packed = excluded.packed, shown = excluded.shown, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json
   WHERE trips.trip_json IS NOT excluded.trip_json OR trips.zone_offsets IS NOT excluded.zone_offsets OR trips.packed IS NOT excluded.packed`
 
 /**
@@ -123,7 +123,7 @@ export const importFeed = async (db: SqliteDatabase, source: FeedSource, options
       if (errors.length > 0) continue // the file is rejected: keep validating, stop writing
       const written = upsert.run(
         row.id, row.status, seq + 1, row.departure_ms, row.currency, row.seats, row.seats_left, row.booking_type,
-        row.flags, row.experience, row.comfort_stars, row.packed, row.zone_offsets, row.trip_json
+        row.flags, row.experience, row.comfort_stars, row.packed, row.shown, row.zone_offsets, row.trip_json
       )
       if (written.changes > 0) {
         seq++

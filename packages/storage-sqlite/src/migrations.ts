@@ -62,5 +62,13 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   -- Names this file's history of change sequence numbers (TripStore.identity): an index snapshot
   -- taken from another store, or from a copy started afresh, is then never taken for this one's.
   INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+  `,
+  `
+  -- What a search shows of a trip beyond \`packed\` (core's encodeShown), written by the import so
+  -- that the index's scan reads it from the covering index instead of parsing every trip_json.
+  -- Rows imported before this column have NULL here: the scan reads their trip_json instead.
+  ALTER TABLE trips ADD COLUMN shown BLOB;
+  DROP INDEX trips_scan;
+  CREATE INDEX trips_scan ON trips (status, id, packed, shown);
   `
 ]

@@ -1,5 +1,5 @@
 import type { BookingType, CurrencyCode, IndexRecord, StoredTrip } from "@tripsearch/core"
-import { toIndexRecord } from "@tripsearch/core"
+import { encodeShown, toIndexRecord } from "@tripsearch/core"
 
 /**
  * The `trips` row columns derived from a stored trip. `packed` holds the whole IndexRecord but its
@@ -25,6 +25,8 @@ export interface TripRow {
   readonly experience: number
   readonly comfort_stars: number
   readonly packed: Buffer
+  /** What a search shows beyond `packed` (core's `encodeShown`). */
+  readonly shown: Buffer
   readonly zone_offsets: string
   readonly trip_json: string
 }
@@ -86,6 +88,7 @@ export const toTripRow = (stored: StoredTrip): TripRow => {
     experience: r.experience,
     comfort_stars: r.comfortStars,
     packed: packRecord(r),
+    shown: Buffer.from(encodeShown(trip)),
     zone_offsets: JSON.stringify(stored.zoneOffsets),
     trip_json: JSON.stringify(trip)
   }

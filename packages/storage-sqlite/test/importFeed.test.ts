@@ -98,7 +98,11 @@ describe("importFeed", () => {
     expect(a1.trip.comment).toBe("full now")
     expect(db.prepare("SELECT count(*) FROM trips").pluck().get()).toBe(2)
     const changes = run(store.changesSince(2))
-    expect(changes).toEqual({ seq: 3, upserts: [{ ...toIndexRecord(a1), shown: encodeShown(a1.trip) }], removed: [] })
+    expect({ ...changes, upserts: changes.upserts.map((r) => ({ ...r, shown: new Uint8Array(r.shown!) })) }).toEqual({
+      seq: 3,
+      upserts: [{ ...toIndexRecord(a1), shown: encodeShown(a1.trip) }],
+      removed: []
+    })
     expect(run(store.changesSince(3))).toEqual({ seq: 3, upserts: [], removed: [] })
   })
 
