@@ -10,7 +10,7 @@ import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
 export interface GeoPoolOptions {
   /**
    * The SQLite store file (not `:memory:`: each worker running `Search` tasks opens its own
-   * connection to it to read the shown trips).
+   * connection to it for the currency rates, and the shown trips the index holds no bytes for).
    */
   readonly dbPath: string
   /**

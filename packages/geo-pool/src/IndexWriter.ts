@@ -128,11 +128,6 @@ export class IndexWriter {
     return this.seq
   }
 
-  /** Searches in this thread (the writer's own view: every change it has applied). */
-  get searchable(): Pick<TripIndex, "search"> {
-    return this.index
-  }
-
   /** Pulls the store's committed changes now; a refresh already running is waited for instead. */
   refresh(): Promise<void> {
     if (this.closed) return Promise.resolve()

@@ -5,8 +5,8 @@
  * posts `GeoWorkerReady` to the parent; later images (after the writer replaced an array) arrive
  * on the same channel and are searched from the next task on. It never reads the store to match.
  * With `search`, it also runs whole searches (`Search` tasks) down to the finished, compressed
- * bytes of the answer: for those it reads the shown trips and the rates through its own read-only
- * connection to the SQLite store, and takes the place names resolved with the task.
+ * bytes of the answer: the shown trips come from the index (`MatchResult.trips`); the rates
+ * through its own read-only connection to the SQLite store; the place names resolved with the task.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
@@ -63,7 +63,7 @@ const stats = (): WorkerStats => ({
   lastRefreshAt: data.stats[STATS.lastRefreshAt]!
 })
 
-/** The connection that reads the shown trips and the rates (`Search` tasks only). */
+/** The connection that reads the rates, and shown trips the index has no bytes for (`Search` tasks only). */
 const displayStore = (): TripStore["Type"] => {
   try {
     const db = openDatabase(data.dbPath, { readonly: true })

@@ -121,11 +121,6 @@ export class GeoGrid implements GridImage {
     return { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz, addedCount }
   }
 
-  /** Entries of the CSR arrays. */
-  get built(): number {
-    return this.slot.length
-  }
-
   /** Waypoints in the arena. */
   get waiting(): number {
     return Atomics.load(this.addedCount, 0)
