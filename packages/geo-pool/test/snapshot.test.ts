@@ -18,13 +18,17 @@ const loadRecords = (dbPath: string): Array<IndexRecord> => {
   }
 }
 
-/** Every query of the fixture through the pool, against an index built from the store now. */
+/** Every query of the fixture through the pool, shown trips included, against an index built from the store now. */
 const answersMatchTheStore = async (pool: GeoPool, dbPath: string): Promise<void> => {
   const fresh = TripIndex.from(loadRecords(dbPath))
+  let shown = 0
   for (const request of queries()) {
-    const req = { ...request, offset: 0, limit: 10_000 }
-    expect(await pool.run({ _tag: "Match", request: req })).toEqual(fresh.search(req))
+    const req = { ...request, offset: 0, limit: 10_000, withTrips: true }
+    const answer = await pool.run({ _tag: "Match", request: req })
+    expect(answer).toEqual(fresh.search(req))
+    shown += answer.trips?.size ?? 0
   }
+  expect(shown).toBeGreaterThan(100)
 }
 
 describe("the index's snapshot", () => {
