@@ -8,10 +8,7 @@ import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData,
 import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
 
 export interface GeoPoolOptions {
-  /**
-   * The SQLite store file (not `:memory:`: each worker running `Search` tasks opens its own
-   * connection to it for the currency rates, and the shown trips the index holds no bytes for).
-   */
+  /** The SQLite store file the index's writer follows when no `store` is given (then not `:memory:`). */
   readonly dbPath: string
   /**
    * The store the index's writer follows (default: a read-only connection to `dbPath`, opened and
@@ -90,11 +87,13 @@ export class GeoPool {
 
   /** Loads the index, then starts the pool and waits until every worker is ready. */
   static async start(options: GeoPoolOptions): Promise<GeoPool> {
-    if (options.dbPath === ":memory:" || options.dbPath === "") {
-      throw new Error("geo-pool: workers need a store file shared between threads, not an in-memory database")
+    if (options.store === undefined) {
+      if (options.dbPath === ":memory:" || options.dbPath === "") {
+        throw new Error("geo-pool: the pool opens its own connection to the store: give a store file, not an in-memory database")
+      }
+      // Creates the file if needed and brings its schema up to date before the read-only connection opens it.
+      openDatabase(options.dbPath).close()
     }
-    // Creates the file if needed and brings its schema up to date once, before any reader opens it.
-    openDatabase(options.dbPath).close()
     const threads = Math.max(1, options.threads ?? availableParallelism())
     if (!(Number.isInteger(options.maxQueue) && options.maxQueue >= 1)) throw new Error("geo-pool: maxQueue must be an integer >= 1")
     const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
@@ -110,7 +109,6 @@ export class GeoPool {
       throw e
     }
     const workerData: GeoWorkerData = {
-      dbPath: options.dbPath,
       channelName: writer.channelName,
       stats: writer.stats,
       testTasks: options.testTasks ?? false,

@@ -10,7 +10,7 @@ export type GeoTask =
   | { readonly _tag: "Match"; readonly request: MatchRequest }
   /**
    * A whole `GET /api/v2/trips` (core's `searchTrips`) in the worker: decoding, place names, matching
-   * on the shared index, reading the shown trips from its connection, rendering, encoding as JSON or XML
+   * on the shared index with its shown trips, rendering, encoding as JSON or XML
    * and compressing, as `representation` asks (default JSON, uncompressed). Only with `search` in
    * the worker data. Answers a `SearchOutcome`.
    */
@@ -74,8 +74,6 @@ export interface GeoTaskResult {
 
 /** `workerData` of every worker of the pool. */
 export interface GeoWorkerData {
-  /** The SQLite store the `Search` tasks read the shown trips from. */
-  readonly dbPath: string
   /** The broadcast channel of the index's images (see `IndexWriter`). */
   readonly channelName: string
   /** The writer's shared figures (`STATS` slots). */

@@ -1,4 +1,4 @@
-import { type IndexImage, TripIndex, type TripStore } from "@tripsearch/core"
+import { type IndexImage, type RateTable, TripIndex, type TripStore } from "@tripsearch/core"
 import { Effect } from "effect"
 import { BroadcastChannel, threadId } from "node:worker_threads"
 import { readSnapshot, writeSnapshot } from "./IndexSnapshot.js"
@@ -7,6 +7,8 @@ import { readSnapshot, writeSnapshot } from "./IndexSnapshot.js"
 export type IndexMessage =
   /** The index's arrays to search from now on (at start, then after each replacement). */
   | { readonly _tag: "IndexImage"; readonly image: IndexImage }
+  /** The store's currency rates (at start, then whenever a refresh finds them changed). */
+  | { readonly _tag: "Rates"; readonly rates: RateTable }
   /** A worker that just started asks for the current image. */
   | { readonly _tag: "ImageWanted" }
 
@@ -39,9 +41,10 @@ export interface IndexLoad {
  * The process's one `TripIndex` and its one writer: it loads every active trip from the store
  * (the `TripStore` port, whichever adapter is configured), then follows the store's change
  * sequence every `refreshMs` in the thread that started it. The pool's workers never touch the
- * store for matching: they search the index's shared arrays (`TripSearcher.over`), whose images
- * the writer broadcasts on `channelName` when an array is replaced and to any worker asking for
- * one. A refresh that fails leaves the index as it was and is retried at the next tick.
+ * store: they search the index's shared arrays (`TripSearcher.over`), whose images the writer
+ * broadcasts on `channelName` when an array is replaced and to any worker asking for one, with the
+ * store's currency rates. A refresh that fails leaves the index as it was and is retried at the
+ * next tick.
  */
 export class IndexWriter {
   /** trips, seq, buildMs, refreshes, refreshFailures, lastRefreshAt (see `STATS`), for every thread. */
@@ -59,7 +62,8 @@ export class IndexWriter {
     readonly channelName: string,
     refreshMs: number,
     private readonly snapshot: { readonly path: string; readonly storeId: string } | undefined,
-    private snapshotSeq: number
+    private snapshotSeq: number,
+    private rates: RateTable
   ) {
     this.stats[STATS.buildMs] = load.ms
     this.stats[STATS.lastRefreshAt] = Date.now()
@@ -69,7 +73,10 @@ export class IndexWriter {
     this.channel.unref()
     this.channel.onmessage = (event) => {
       const message = (event as MessageEvent).data as IndexMessage | undefined
-      if (message?._tag === "ImageWanted") this.post(index.image())
+      if (message?._tag === "ImageWanted") {
+        this.postRates()
+        this.post(index.image())
+      }
     }
     index.onImage((image) => this.post(image))
     this.timer = setInterval(() => void this.refresh(), refreshMs)
@@ -91,7 +98,8 @@ export class IndexWriter {
         if (changes.seq >= read.seq) {
           read.index.apply(changes.upserts, changes.removed)
           const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ms: performance.now() - t0 }
-          return new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq)
+          const rates = await Effect.runPromise(store.rates)
+          return new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq, rates)
         }
         reason = `the store is at change ${changes.seq}, before the snapshot's ${read.seq}`
       } else reason = read.reason
@@ -101,7 +109,8 @@ export class IndexWriter {
     const seq = await Effect.runPromise(store.scanIndex((r) => index.upsert(r)))
     index.endLoad()
     const load: IndexLoad = { from: "store", ...(reason !== undefined ? { reason } : {}), ms: performance.now() - t0 }
-    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1)
+    const rates = await Effect.runPromise(store.rates)
+    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1, rates)
     writer.saveSnapshot()
     return writer
   }
@@ -144,6 +153,13 @@ export class IndexWriter {
       if (this.closed) return
       if (changes.upserts.length > 0 || changes.removed.length > 0) this.index.apply(changes.upserts, changes.removed)
       this.seq = changes.seq
+      // Rates are a dozen numbers read with the changes: the workers hear of them only when they move.
+      const rates = await Effect.runPromise(this.store.rates)
+      if (this.closed) return
+      if (JSON.stringify(rates) !== JSON.stringify(this.rates)) {
+        this.rates = rates
+        this.postRates()
+      }
       this.stats[STATS.lastRefreshAt] = Date.now()
     } catch (e) {
       // A busy or briefly unreachable store: keep serving the index as it is and retry at the next tick.
@@ -160,6 +176,10 @@ export class IndexWriter {
 
   private post(image: IndexImage): void {
     if (!this.closed) this.channel.postMessage({ _tag: "IndexImage", image } satisfies IndexMessage)
+  }
+
+  private postRates(): void {
+    if (!this.closed) this.channel.postMessage({ _tag: "Rates", rates: this.rates } satisfies IndexMessage)
   }
 
   /**

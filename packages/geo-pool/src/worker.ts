@@ -5,13 +5,16 @@
  * posts `GeoWorkerReady` to the parent; later images (after the writer replaced an array) arrive
  * on the same channel and are searched from the next task on. It never reads the store to match.
  * With `search`, it also runs whole searches (`Search` tasks) down to the finished, compressed
- * bytes of the answer: the shown trips come from the index (`MatchResult.trips`); the rates
- * through its own read-only connection to the SQLite store; the place names resolved with the task.
+ * bytes of the answer: the shown trips come from the index (`MatchResult.trips`), the currency
+ * rates from the writer (on the same channel), the place names with the task. A worker opens no
+ * store: whichever store the writer follows, the workers are the same.
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
+  DEFAULT_RATES,
   InMemoryTripMatcher,
   type IndexImage,
+  type RateTable,
   PlaceResolver,
   type RawParams,
   type RequestContext,
@@ -23,7 +26,6 @@ import {
 } from "@tripsearch/core"
 import { Gazetteer } from "@tripsearch/gazetteer"
 import { encodeBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
-import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { BroadcastChannel, parentPort, threadId, workerData } from "node:worker_threads"
 import type { GeoTask, GeoWorkerData, GeoWorkerEvent, KnownPlace, SearchOutcome, WorkerStats } from "./GeoTask.js"
@@ -37,12 +39,13 @@ const channel = new BroadcastChannel(data.channelName)
 channel.unref()
 let searcher: TripSearcher | undefined
 let version = -1
+let rates: RateTable | undefined
 const firstImage = new Promise<void>((resolve) => {
   channel.onmessage = (event) => {
     const message = (event as MessageEvent).data as IndexMessage | undefined
-    if (message?._tag !== "IndexImage" || message.image.version <= version) return
-    adopt(message.image)
-    resolve()
+    if (message?._tag === "Rates") rates = message.rates
+    else if (message?._tag === "IndexImage" && message.image.version > version) adopt(message.image)
+    if (searcher !== undefined && rates !== undefined) resolve()
   }
 })
 const adopt = (image: IndexImage): void => {
@@ -63,19 +66,19 @@ const stats = (): WorkerStats => ({
   lastRefreshAt: data.stats[STATS.lastRefreshAt]!
 })
 
-/** The connection that reads the rates, and shown trips the index has no bytes for (`Search` tasks only). */
-const displayStore = (): TripStore["Type"] => {
-  try {
-    const db = openDatabase(data.dbPath, { readonly: true })
-    // Only a page of trips per search: no memory map (counted in this process's RSS, once per
-    // worker) and a small page cache.
-    db.pragma("mmap_size = 0")
-    db.pragma("cache_size = -8192")
-    return makeSqliteTripStore(db)
-  } catch (e) {
-    post({ _tag: "GeoWorkerStartFailed", threadId, message: e instanceof Error ? e.message : String(e) })
-    throw e
-  }
+/**
+ * The search's store port in a worker: the rates the writer sent. Nothing else is read from a
+ * store here; the shown trips come with the index's answer, and an index without them (records
+ * without `shown`) cannot serve a pool's searches.
+ */
+const indexOnlyStore: TripStore["Type"] = {
+  getTrip: () => Effect.die(new Error("geo-pool: a worker reads no trip from the store")),
+  getTrips: (ids) =>
+    ids.length === 0 ? Effect.succeed(new Map()) : Effect.die(new Error("geo-pool: the index holds no shown bytes for these trips (IndexRecord.shown)")),
+  scanIndex: () => Effect.die(new Error("geo-pool: a worker does not scan the store")),
+  changesSince: () => Effect.die(new Error("geo-pool: a worker does not follow the store")),
+  identity: Effect.die(new Error("geo-pool: a worker has no store")),
+  rates: Effect.sync(() => rates ?? DEFAULT_RATES)
 }
 
 /**
@@ -93,9 +96,9 @@ const places: PlaceResolver["Type"] = {
     })
 }
 
-/** The search's ports in this thread: its own store connection for display, the shared index, its own gazetteer. */
+/** The search's ports in this thread: the writer's rates, the shared index, the place names sent with the task. */
 const searchServices = data.search
-  ? Context.make(TripStore, displayStore()).pipe(
+  ? Context.make(TripStore, indexOnlyStore).pipe(
       Context.add(TripMatcher, InMemoryTripMatcher.over({ search: (request) => searcher!.search(request) })),
       Context.add(PlaceResolver, places)
     )
@@ -104,7 +107,7 @@ const searchServices = data.search
 const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
 
 /**
- * Every port here is synchronous (SQLite, the index, the gazetteer), so the search runs to its end
+ * Every port here is synchronous (the rates, the index, the place names), so the search runs to its end
  * in this call, and so do its JSON or XML encoding and its compression: the HTTP thread, which
  * serves every connection, only writes the bytes. An expected failure is sent back encoded; a
  * defect is thrown, which rejects the task (the pool's `WorkerFailed`) and leaves the worker serving.

@@ -14,7 +14,7 @@ import {
   TripStore
 } from "@tripsearch/core"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { makeSqliteTripStore, openDatabase, setRate } from "@tripsearch/storage-sqlite"
 import { COMPRESSION_MIN_BYTES, EncodedBody, toXml } from "@tripsearch/http-express"
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import { GeoPool, searchOn, WorkerFailed } from "../dist/index.js"
@@ -172,6 +172,44 @@ describe("whole searches in the pool's workers (searchOn)", () => {
       expect(sizes).toEqual([true, true, false, false])
     } finally {
       local.close()
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("prices with the store's rates as the writer last read them: a changed rate reaches the workers within a refresh", async () => {
+    const store = await makeStore(300)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 2, maxQueue: 16, search: true, refreshMs: 50 })
+    try {
+      const search = searchOn(pool)
+      const params: RawParams = { locale: "en_GB", cur: "GBP", fc: "48.8566|2.3522", radius: "80", limit: "20" }
+      const priceOf = async () => {
+        const exit = await Effect.runPromiseExit(search(params, CONTEXT))
+        if (!Exit.isSuccess(exit)) throw new Error("the search failed")
+        const body = JSON.parse(Buffer.from(exit.value.bytes).toString("utf8")) as { trips: Array<{ price: { value: number } }> }
+        return body.trips.map((t) => t.price.value)
+      }
+      const before = await priceOf()
+      expect(before.length).toBeGreaterThan(0)
+      const db = openDatabase(store.dbPath)
+      setRate(db, "GBP", 2)
+      db.close()
+      const local = inThread(store.dbPath)
+      try {
+        const expected = await local.run(params)
+        if (!Exit.isSuccess(expected)) throw new Error("the search failed in this thread")
+        const want = (expected.value as { trips: Array<{ price: { value: number } }> }).trips.map((t) => t.price.value)
+        expect(want).not.toEqual(before)
+        const t0 = performance.now()
+        let seen = await priceOf()
+        while (JSON.stringify(seen) !== JSON.stringify(want) && performance.now() - t0 < 1000) seen = await priceOf()
+        expect(seen).toEqual(want)
+        // Both workers have it, not only the one that answered first.
+        expect(await Promise.all([priceOf(), priceOf(), priceOf(), priceOf()])).toEqual([want, want, want, want])
+      } finally {
+        local.close()
+      }
+    } finally {
       await pool.close()
       store.cleanup()
     }
