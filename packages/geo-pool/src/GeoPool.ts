@@ -60,9 +60,7 @@ export const DEFAULT_REFRESH_MS = 200
 /** A read-only connection for the index's writer when the caller gives no store. */
 const openWriterStore = (dbPath: string): { store: TripStore["Type"]; db: SqliteDatabase } => {
   const db = openDatabase(dbPath, { readonly: true })
-  // The writer reads every row once at start, then only changes: no memory map (it would count
-  // each mapped page in this process's RSS) and a small page cache.
-  db.pragma("mmap_size = 0")
+  // The writer reads every row once at start, then only changes: a small page cache.
   db.pragma("cache_size = -8192")
   return { store: makeSqliteTripStore(db), db }
 }

@@ -1,7 +1,7 @@
 import { CURRENCIES, DEFAULT_RATES, type CurrencyCode, encodeShown, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
 import { Effect, Layer, Option } from "effect"
 import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
-import { INDEX_COLUMNS, recordFromRaw } from "./packTrip.js"
+import { INDEX_COLUMNS, unpackRecord } from "./packTrip.js"
 
 const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
   trip: JSON.parse(tripJson) as FeedTrip,
@@ -15,7 +15,7 @@ const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
 const shownRecord = (row: ReadonlyArray<unknown>, tripJson: (id: string) => string): IndexRecord => {
   const shown = row[2] as Uint8Array | null
   const id = row[0] as string
-  return { ...recordFromRaw(row), shown: shown ?? encodeShown(JSON.parse(tripJson(id)) as FeedTrip) }
+  return unpackRecord(id, row[1] as Uint8Array, shown ?? encodeShown(JSON.parse(tripJson(id)) as FeedTrip))
 }
 
 /** The TripStore service over an open database (the caller owns the connection). */

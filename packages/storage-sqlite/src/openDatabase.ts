@@ -33,7 +33,10 @@ export const openDatabase = (path: string, options: { readonly readonly?: boolea
     db.pragma("foreign_keys = ON")
     db.pragma("temp_store = MEMORY")
     db.pragma("cache_size = -65536") // 64 MiB
-    db.pragma("mmap_size = 1073741824") // 1 GiB: faster full scans
+    // No memory map: every mapped page a scan touches counts in the process's RSS (1.1 GB more
+    // after the index's first load at 1M trips), and the scan is no faster with one (17.2 s
+    // without, 18.1 s with, measured on the same store).
+    db.pragma("mmap_size = 0")
     if (!options.readonly) migrate(db)
     else if ((db.pragma("user_version", { simple: true }) as number) !== MIGRATIONS.length) {
       throw new Error(`database ${path} is not at schema version ${MIGRATIONS.length}`)

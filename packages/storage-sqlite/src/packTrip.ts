@@ -94,7 +94,7 @@ export const toTripRow = (stored: StoredTrip): TripRow => {
   }
 }
 
-/** The columns `recordFromRaw` reads, in order (for `.raw()` statements). */
+/** The columns an index record is unpacked from, in order (for `.raw()` statements). */
 export const INDEX_COLUMNS = "id, packed"
 
 const slice = (f: Float64Array, from: number, count: number): Array<number> => {
@@ -103,8 +103,8 @@ const slice = (f: Float64Array, from: number, count: number): Array<number> => {
   return out
 }
 
-/** Unpacks an IndexRecord: no JSON parsing. */
-export const unpackRecord = (id: string, blob: Uint8Array): IndexRecord => {
+/** Unpacks an IndexRecord (with `shown` when given): no JSON parsing. */
+export const unpackRecord = (id: string, blob: Uint8Array, shown?: Uint8Array): IndexRecord => {
   const f =
     blob.byteOffset % 8 === 0
       ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength / 8)
@@ -131,9 +131,8 @@ export const unpackRecord = (id: string, blob: Uint8Array): IndexRecord => {
     short: (flags & FLAG_SHORT) !== 0,
     hasPhoto: (flags & FLAG_PHOTO) !== 0,
     experience: f[7]!,
-    comfortStars: f[8]!
+    comfortStars: f[8]!,
+    ...(shown !== undefined ? { shown } : {})
   }
 }
 
-/** An IndexRecord from a raw row of INDEX_COLUMNS. */
-export const recordFromRaw = (row: ReadonlyArray<unknown>): IndexRecord => unpackRecord(row[0] as string, row[1] as Uint8Array)

@@ -128,7 +128,8 @@ export class TripIndex {
 
   upsert(r: IndexRecord): void {
     this.upsertOne(r)
-    this.announce()
+    // A bulk load announces once, at its end.
+    if (!this.loading) this.announce()
   }
 
   remove(id: string): void {
