@@ -156,6 +156,7 @@ export class TripIndex {
   private upsertOne(r: IndexRecord): void {
     this.kill(r.id)
     const t = this.t
+    const { alive, wLat, idChars, shownBytes } = t
     const slot = t.append(r)
     const ref = this.refs++
     this.refSlot = growI32(this.refSlot, ref + 1)
@@ -163,8 +164,11 @@ export class TripIndex {
     this.refOf.set(r.id, ref)
     if (this.loading) return
     const n = t.wpCount[slot]!
-    // A full arena: the new grid takes this trip's waypoints from the columns.
-    if (this.grid.room < n) return this.rebuildGrid()
+    // A full arena, or columns the append had to copy to grow: a new grid, which takes this trip's
+    // waypoints from the columns. Linking the trip into the current grid would show it to readers
+    // of the previous image, whose copies of the columns end before its slot or its waypoints.
+    const grown = t.alive !== alive || t.wLat !== wLat || t.idChars !== idChars || t.shownBytes !== shownBytes
+    if (grown || this.grid.room < n) return this.rebuildGrid()
     for (let k = 0, w = t.wpStart[slot]!; k < n; k++, w++) this.grid.add(slot, k, n, t.wLat[w]!, t.wLon[w]!)
   }
 
