@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import {
+  CurrentClientKey,
   EncodedJson,
   type JsonObject,
   type PlaceResolver,
@@ -154,7 +155,12 @@ const answerUncompressed = async <R = never>(
   const route = read.route
   const useCase: Effect.Effect<ReplyBody, unknown, UseCaseServices> =
     route._tag === "Search"
-      ? cases.searchTrips(read.params, requestContext, { format: read.format, coding: context.coding ?? "identity" })
+      ? // The key, for the pool's fair share between keys while it is saturated.
+        Effect.locally(
+          cases.searchTrips(read.params, requestContext, { format: read.format, coding: context.coding ?? "identity" }),
+          CurrentClientKey,
+          read.keys.header ?? (typeof read.keys.query === "string" ? read.keys.query : "")
+        )
       : route._tag === "Details"
         ? cases.tripDetails(route.id, read.params, requestContext)
         : cases.tripThreads(route.id, read.params, requestContext)

@@ -201,6 +201,8 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
       if (!res.writableFinished) abort.abort()
     }
     res.on("close", onClose)
+    // A client gone before this handler ran fired its 'close' already: its search must not run.
+    if (req.socket.destroyed) abort.abort()
     const reply = await answerReadRequest(runtime, read, options, {
       requestId: state.requestId,
       receivedAtMs: state.startedAtMs,
