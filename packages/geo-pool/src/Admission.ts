@@ -57,7 +57,7 @@ interface Entry {
 }
 
 /** Weight of the newest task in the moving average of the interval between two tasks ending. */
-const EWMA_WEIGHT = 0.1
+const EWMA_WEIGHT = 1 / 16
 
 export class AdmissionQueue {
   private readonly queues = new Map<string, Array<Entry>>()
@@ -66,11 +66,16 @@ export class AdmissionQueue {
   private waiting = 0
   private running = 0
   /**
-   * Moving average of the time between two tasks ending while the workers are all busy, ms (0 until
-   * one settled): a task's duration (start to settle) over the tasks sharing the workers with it
-   * when it started, and at least the workers' count (below that, each ran alone on its worker).
+   * Moving average of the time between two tasks ending while tasks wait, ms (0 until one settled).
+   * While the queue is not empty it is measured as it is: the time since the previous task ended,
+   * as this thread sees it (a busy event loop that sees the endings late slows the queue down, and
+   * that is counted). Otherwise it is a task's duration (start to settle) over the tasks sharing
+   * the workers with it when it started, and at least the workers' count (below that, each ran
+   * alone on its worker).
    */
   private intervalMs = 0
+  /** When the previous task ended while tasks waited (undefined: it ended with none waiting). */
+  private lastSaturatedEnd: number | undefined
   private readonly now: () => number
   /** Refusals so far, by reason (the estimate at arrival, a push-out, a wait found too long at its turn). */
   readonly refused = { arrival: 0, pushedOut: 0, stale: 0, cancelled: 0 }
@@ -200,7 +205,9 @@ export class AdmissionQueue {
       settled = Promise.reject(e)
     }
     const done = () => {
-      const interval = (this.now() - startedAt) / sharing
+      const now = this.now()
+      const interval = this.waiting > 0 && this.lastSaturatedEnd !== undefined ? now - this.lastSaturatedEnd : (now - startedAt) / sharing
+      this.lastSaturatedEnd = this.waiting > 0 ? now : undefined
       this.intervalMs = this.intervalMs === 0 ? interval : this.intervalMs + EWMA_WEIGHT * (interval - this.intervalMs)
       this.running--
       this.next()
