@@ -7,7 +7,8 @@
  *   an equal share of the starts whatever it sent.
  * - A task is refused at arrival (`QueueFull`, answered 503 at once, before it cost anything) when
  *   the wait it would have, estimated from the queue's length and the recent time between two
- *   tasks ending (a moving average), is over `maxWaitMs`, or when `maxQueue` already wait.
+ *   tasks ending (from the workers' own task times when given, else as seen here), is over
+ *   `maxWaitMs`, or when `maxQueue` already wait.
  *   Then, if another key has more tasks waiting than the arriving one's key, that key's newest task
  *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
  * - A task that still waited more than twice `maxWaitMs` (the estimate was wrong: searches became
@@ -42,6 +43,12 @@ export interface AdmissionOptions {
   readonly maxQueue: number
   /** The longest a task should wait for a start, in milliseconds. */
   readonly maxWaitMs: number
+  /**
+   * The recent mean time of a task in a worker (ms), as the workers measure it, when known: the
+   * interval between two tasks ending is then this over `workers`. A busy HTTP thread sees tasks
+   * end late, in bursts; the workers' own time is not skewed by that.
+   */
+  readonly serviceMs?: () => number | undefined
   /** The clock (tests); default `performance.now`. */
   readonly now?: () => number
 }
@@ -99,7 +106,8 @@ export class AdmissionQueue {
 
   /** The wait a task arriving now would have, estimated (ms). */
   get estimatedWaitMs(): number {
-    return (this.waiting + 1) * this.intervalMs
+    const service = this.options.serviceMs?.()
+    return (this.waiting + 1) * (service === undefined ? this.intervalMs : service / this.options.workers)
   }
 
   /**

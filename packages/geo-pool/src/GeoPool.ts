@@ -61,6 +61,27 @@ const QUEUE_LIMIT_MESSAGES = new Set(["Task queue is at limit", "No task queue a
 
 export const DEFAULT_REFRESH_MS = 200
 
+/**
+ * The recent mean time of a task in the workers (ms), from their shared `work` counters: a moving
+ * average over batches of at least 8 tasks; undefined until the first batch.
+ */
+const taskTimeIn = (work: BigInt64Array): (() => number | undefined) => {
+  let micros = 0n
+  let tasks = 0n
+  let mean: number | undefined
+  return () => {
+    const m = Atomics.load(work, 0)
+    const t = Atomics.load(work, 1)
+    if (t - tasks >= 8n) {
+      const batch = Number(m - micros) / Number(t - tasks) / 1000
+      mean = mean === undefined ? batch : mean + 0.25 * (batch - mean)
+      micros = m
+      tasks = t
+    }
+    return mean
+  }
+}
+
 export interface RunOptions {
   /** Whose task it is (an API key): the admission queue shares the workers fairly between keys. */
   readonly key?: string
@@ -108,10 +129,20 @@ export class GeoPool {
     const threads = Math.max(1, options.threads ?? availableParallelism())
     if (!(Number.isInteger(options.maxQueue) && options.maxQueue >= 1)) throw new Error("geo-pool: maxQueue must be an integer >= 1")
     if (options.maxWaitMs !== undefined && !(options.maxWaitMs > 0)) throw new Error("geo-pool: maxWaitMs must be > 0")
-    // With the admission queue, piscina holds one task per worker beyond the running ones: enough to
-    // keep a worker fed while this thread is busy, short enough that the wait is decided here.
+    // With the admission queue, piscina holds one task per worker beyond the running ones (in the
+    // worker's own queue: see concurrentTasksPerWorker), enough to keep a worker fed while this
+    // thread is busy, short enough that the wait is decided here.
+    const work = new BigInt64Array(new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT))
     const admission =
-      options.maxWaitMs === undefined ? undefined : new AdmissionQueue({ slots: 2 * threads, workers: threads, maxQueue: options.maxQueue, maxWaitMs: options.maxWaitMs })
+      options.maxWaitMs === undefined
+        ? undefined
+        : new AdmissionQueue({
+            slots: 2 * threads,
+            workers: threads,
+            maxQueue: options.maxQueue,
+            maxWaitMs: options.maxWaitMs,
+            serviceMs: taskTimeIn(work)
+          })
     const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
     let writer: IndexWriter
     try {
@@ -125,6 +156,7 @@ export class GeoPool {
       throw e
     }
     const workerData: GeoWorkerData = {
+      work,
       dbPath: options.dbPath,
       channelName: writer.channelName,
       stats: writer.stats,
@@ -137,7 +169,10 @@ export class GeoPool {
       maxThreads: threads,
       idleTimeout: Number.MAX_SAFE_INTEGER,
       maxQueue: admission === undefined ? options.maxQueue : threads,
-      concurrentTasksPerWorker: 1,
+      // With the admission queue, each worker is handed its next task while it runs one: the task
+      // waits in the worker's own message queue, so the worker goes on to it without waiting for
+      // this thread (busy with requests under overload) to see the first one end.
+      concurrentTasksPerWorker: admission === undefined ? 1 : 2,
       // 'sync' would park idle workers in Atomics.wait, which also stops their refresh timer.
       atomics: "async",
       workerData
