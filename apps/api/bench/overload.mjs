@@ -19,8 +19,9 @@ const root = resolve(here, "../../..")
 const USAGE = `Usage: npm run bench:overload -- [options]
        node apps/api/bench/overload.mjs [options]     (after npm run build)
 
-Starts two servers on one store, one with MATCHER_MAX_WAIT_MS=off (the wait for a worker bounded
-by MATCHER_MAX_QUEUE only) and one with the time-bounded admission, finds the concurrency that
+Starts two servers on one store, one as before the admission queue (MATCHER_MAX_WAIT_MS=off,
+MATCHER_MAX_QUEUE=256: the wait for a worker bounded by count only) and one with the time-bounded
+admission (the server's defaults unless --max-wait-ms, --max-queue), finds the concurrency that
 saturates the server (unless --saturation), then loads each in turn with closed-loop clients at
 1x, 2x, 4x and 8x that concurrency, retrying a 503 at once and honouring Retry-After. Prints for
 each: successful searches/s (and as a share of the server's peak in this run), their p50/p99,
@@ -34,6 +35,7 @@ Options:
   --multipliers LIST   comma-separated multiples of it (default 1,2,4,8)
   --threads T          worker threads of each server's search pool (default 2)
   --max-wait-ms MS     MATCHER_MAX_WAIT_MS of the server with admission (default: the server's default)
+  --max-queue N        MATCHER_MAX_QUEUE of the server with admission (default: the server's default)
   --queries Q          distinct searches drawn from the store (default 1000)
   -h, --help           print this help and exit`
 
@@ -49,6 +51,7 @@ try {
       multipliers: { type: "string", default: "1,2,4,8" },
       threads: { type: "string", default: "2" },
       "max-wait-ms": { type: "string" },
+      "max-queue": { type: "string" },
       queries: { type: "string", default: "1000" }
     }
   }))
@@ -66,7 +69,7 @@ const positive = (name) => {
     process.exit(2)
   }
 }
-for (const name of ["trips", "seconds", "saturation", "threads", "max-wait-ms", "queries"]) positive(name)
+for (const name of ["trips", "seconds", "saturation", "threads", "max-wait-ms", "max-queue", "queries"]) positive(name)
 const multipliers = values.multipliers.split(",").map(Number)
 if (multipliers.some((m) => !Number.isInteger(m) || m < 1)) {
   console.error(`bench:overload: --multipliers must be positive integers separated by commas, got "${values.multipliers}"`)
@@ -129,9 +132,10 @@ const load = (base, concurrency, seconds, retry) =>
     child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`client exited with ${code}`))))
   })
 
-const start = async (maxWait) => {
+const start = async (maxWait, maxQueue) => {
   const env = { TRIPSEARCH_DB: values.db, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: values.threads, INDEX_SNAPSHOT: "off" }
   if (maxWait !== undefined) env.MATCHER_MAX_WAIT_MS = maxWait
+  if (maxQueue !== undefined) env.MATCHER_MAX_QUEUE = maxQueue
   const s = await startChild([join(root, "apps/api/dist/main.js")], env, /listening on (http:\/\/[\d.]+:\d+)/)
   // The server's request log goes to stdout: keep it drained.
   s.child.stdout.resume()
@@ -139,8 +143,12 @@ const start = async (maxWait) => {
   return { child: s.child, base: s.match[1] }
 }
 const servers = [
-  { name: "before (MATCHER_MAX_WAIT_MS=off)", ...(await start("off")) },
-  { name: `after (MATCHER_MAX_WAIT_MS=${values["max-wait-ms"] ?? "default"})`, ...(await start(values["max-wait-ms"])) }
+  // Before the admission queue: the wait bounded by count only, at that code's default of 256.
+  { name: "before (MATCHER_MAX_WAIT_MS=off, MATCHER_MAX_QUEUE=256)", ...(await start("off", "256")) },
+  {
+    name: `after (MATCHER_MAX_WAIT_MS=${values["max-wait-ms"] ?? "default"}${values["max-queue"] === undefined ? "" : `, MATCHER_MAX_QUEUE=${values["max-queue"]}`})`,
+    ...(await start(values["max-wait-ms"], values["max-queue"]))
+  }
 ]
 const seconds = Number(values.seconds)
 try {

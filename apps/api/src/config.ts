@@ -11,7 +11,10 @@ export const DATASET_SEED = 20_180_404
 export const DEFAULT_SEED_TRIPS = 50_000
 
 /** `MATCHER_MAX_WAIT_MS` when not set. */
-export const DEFAULT_MATCHER_MAX_WAIT_MS = 100
+export const DEFAULT_MATCHER_MAX_WAIT_MS = 500
+
+/** `MATCHER_MAX_QUEUE` when not set. */
+export const DEFAULT_MATCHER_MAX_QUEUE = 2048
 
 /** The server's configuration, from the environment (the only module reading `process.env`). */
 export interface ApiConfig {
@@ -35,10 +38,15 @@ export interface ApiConfig {
   readonly seedTrips: number
   /** `MATCHER_THREADS`, default 2: worker threads of the matching pool; 0 matches in the server's own thread. */
   readonly matcherThreads: number
-  /** `MATCHER_MAX_QUEUE`, default 256: searches that may wait for a worker before 503 `service.overloaded`. */
+  /**
+   * `MATCHER_MAX_QUEUE`, default 2048: searches that may wait for a worker before 503
+   * `service.overloaded`. With `MATCHER_MAX_WAIT_MS` the wait is bounded by time first; the count
+   * only bounds memory (clients refused while their search could still be served in time come
+   * straight back, and answering them takes the server's thread from the searches).
+   */
   readonly matcherMaxQueue: number
   /**
-   * `MATCHER_MAX_WAIT_MS`, default 100: the longest a search should wait for a worker; a search that
+   * `MATCHER_MAX_WAIT_MS`, default 500: the longest a search should wait for a worker; a search that
    * would wait longer is refused at once (503 `service.overloaded`), keys sharing the pool fairly.
    * `off`: bounded by `MATCHER_MAX_QUEUE` only.
    */
@@ -117,7 +125,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const productionDailyLimit = integer("PRODUCTION_DAILY_LIMIT", undefined, 1, Number.MAX_SAFE_INTEGER)
   const seedTrips = integer("SEED_TRIPS", DEFAULT_SEED_TRIPS, 1, 5_000_000) ?? DEFAULT_SEED_TRIPS
   const matcherThreads = integer("MATCHER_THREADS", 2, 0, 64) ?? 2
-  const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
+  const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", DEFAULT_MATCHER_MAX_QUEUE, 1, 1_000_000) ?? DEFAULT_MATCHER_MAX_QUEUE
   const matcherMaxWaitMs =
     trimmed(env, "MATCHER_MAX_WAIT_MS")?.toLowerCase() === "off"
       ? undefined

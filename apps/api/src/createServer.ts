@@ -24,11 +24,10 @@ import {
 } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import { type ApiConfig, DEFAULT_MATCHER_MAX_WAIT_MS } from "./config.js"
+import { type ApiConfig, DEFAULT_MATCHER_MAX_QUEUE, DEFAULT_MATCHER_MAX_WAIT_MS } from "./config.js"
 
 /** Matching defaults when a caller (a test, the replay tool) leaves them out: as `loadConfig`'s. */
 const DEFAULT_MATCHER_THREADS = 2
-const DEFAULT_MATCHER_MAX_QUEUE = 256
 /** How long a shutdown waits for request logs still queued for stdout. */
 const LOG_DRAIN_MS = 2_000
 /**
@@ -151,6 +150,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     runtime,
     metrics,
     useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
+    // A search the pool's admission would refuse is answered 503 before its key is looked up.
+    shedSearch: pool?.admission === undefined ? undefined : (key) => !pool.admits(key),
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,

@@ -16,8 +16,8 @@ describe("loadConfig", () => {
       productionDailyLimit: undefined,
       seedTrips: 50_000,
       matcherThreads: 2,
-      matcherMaxQueue: 256,
-      matcherMaxWaitMs: 100,
+      matcherMaxQueue: 2048,
+      matcherMaxWaitMs: 500,
       metrics: true,
       corsOrigins: "*",
       indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index")
