@@ -10,6 +10,12 @@ export const DATASET_SEED = 20_180_404
 /** Trips of the default data set when `SEED_TRIPS` is not set. */
 export const DEFAULT_SEED_TRIPS = 50_000
 
+/** `MATCHER_MAX_WAIT_MS` when not set. */
+export const DEFAULT_MATCHER_MAX_WAIT_MS = 500
+
+/** `MATCHER_MAX_QUEUE` when not set. */
+export const DEFAULT_MATCHER_MAX_QUEUE = 2048
+
 /** The server's configuration, from the environment (the only module reading `process.env`). */
 export interface ApiConfig {
   /** `PORT`, default 3000 (0: an ephemeral port). */
@@ -32,8 +38,19 @@ export interface ApiConfig {
   readonly seedTrips: number
   /** `MATCHER_THREADS`, default 2: worker threads of the matching pool; 0 matches in the server's own thread. */
   readonly matcherThreads: number
-  /** `MATCHER_MAX_QUEUE`, default 256: searches that may wait for a worker before 503 `service.overloaded`. */
+  /**
+   * `MATCHER_MAX_QUEUE`, default 2048: searches that may wait for a worker before 503
+   * `service.overloaded`. With `MATCHER_MAX_WAIT_MS` the wait is bounded by time first; the count
+   * only bounds memory (clients refused while their search could still be served in time come
+   * straight back, and answering them takes the server's thread from the searches).
+   */
   readonly matcherMaxQueue: number
+  /**
+   * `MATCHER_MAX_WAIT_MS`, default 500: the longest a search should wait for a worker; a search that
+   * would wait longer is refused at once (503 `service.overloaded`), keys sharing the pool fairly.
+   * `off`: bounded by `MATCHER_MAX_QUEUE` only.
+   */
+  readonly matcherMaxWaitMs: number | undefined
   /** `METRICS`, default `on`: Prometheus metrics at `GET /metrics`; `off` answers that path 404. */
   readonly metrics: boolean
   /** `CORS_ORIGINS`: `*` (the default, any page) or the comma-separated origins whose pages may read answers. */
@@ -108,7 +125,11 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const productionDailyLimit = integer("PRODUCTION_DAILY_LIMIT", undefined, 1, Number.MAX_SAFE_INTEGER)
   const seedTrips = integer("SEED_TRIPS", DEFAULT_SEED_TRIPS, 1, 5_000_000) ?? DEFAULT_SEED_TRIPS
   const matcherThreads = integer("MATCHER_THREADS", 2, 0, 64) ?? 2
-  const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", 256, 1, 1_000_000) ?? 256
+  const matcherMaxQueue = integer("MATCHER_MAX_QUEUE", DEFAULT_MATCHER_MAX_QUEUE, 1, 1_000_000) ?? DEFAULT_MATCHER_MAX_QUEUE
+  const matcherMaxWaitMs =
+    trimmed(env, "MATCHER_MAX_WAIT_MS")?.toLowerCase() === "off"
+      ? undefined
+      : integer("MATCHER_MAX_WAIT_MS", DEFAULT_MATCHER_MAX_WAIT_MS, 1, 60_000)
   const metricsRaw = trimmed(env, "METRICS")?.toLowerCase() ?? "on"
   if (metricsRaw !== "on" && metricsRaw !== "off") problems.push(`METRICS must be on or off, got "${env.METRICS?.trim()}"`)
   const corsOrigins = origins(trimmed(env, "CORS_ORIGINS"), problems)
@@ -128,6 +149,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     seedTrips,
     matcherThreads,
     matcherMaxQueue,
+    matcherMaxWaitMs,
     metrics: metricsRaw !== "off",
     corsOrigins,
     indexSnapshotPath

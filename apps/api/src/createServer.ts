@@ -24,11 +24,10 @@ import {
 } from "@tripsearch/http-express"
 import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import type { ApiConfig } from "./config.js"
+import { type ApiConfig, DEFAULT_MATCHER_MAX_QUEUE, DEFAULT_MATCHER_MAX_WAIT_MS } from "./config.js"
 
 /** Matching defaults when a caller (a test, the replay tool) leaves them out: as `loadConfig`'s. */
 const DEFAULT_MATCHER_THREADS = 2
-const DEFAULT_MATCHER_MAX_QUEUE = 256
 /** How long a shutdown waits for request logs still queued for stdout. */
 const LOG_DRAIN_MS = 2_000
 /**
@@ -38,7 +37,7 @@ const LOG_DRAIN_MS = 2_000
 const UNKNOWN_METHOD_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\S+) HTTP\/1\.[01]\r?\n/
 
 export const apiLayer = (
-  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "indexSnapshotPath">>
+  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "indexSnapshotPath">>
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   const store = SqliteTripStore.layer(config.dbPath)
@@ -53,6 +52,12 @@ export const apiLayer = (
           dbPath: config.dbPath,
           threads,
           maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE,
+          // A config that leaves the key out gets the default; `undefined` written out is `off`.
+          ...("matcherMaxWaitMs" in config
+            ? config.matcherMaxWaitMs === undefined
+              ? {}
+              : { maxWaitMs: config.matcherMaxWaitMs }
+            : { maxWaitMs: DEFAULT_MATCHER_MAX_WAIT_MS }),
           search: true,
           ...(config.indexSnapshotPath !== undefined ? { snapshotPath: config.indexSnapshotPath } : {})
         })
@@ -96,8 +101,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
   readonly logger?: RequestLogger
 }
 
@@ -145,6 +150,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     runtime,
     metrics,
     useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
+    // A search the pool's admission would refuse is answered 503 before its key is looked up.
+    shedSearch: pool?.admission === undefined ? undefined : (key) => !pool.admits(key),
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,

@@ -22,7 +22,8 @@ Everything else is configured by the environment:
   PRODUCTION_DAILY_LIMIT   daily quota of production-tier keys (default: each key's own)
   SEED_TRIPS               trips generated on the first start (default 50000)
   MATCHER_THREADS          worker threads of the search pool (default 2; 0: the server's thread)
-  MATCHER_MAX_QUEUE        searches waiting for a worker before a 503 (default 256)
+  MATCHER_MAX_QUEUE        searches waiting for a worker before a 503 (default 2048)
+  MATCHER_MAX_WAIT_MS      longest wait for a worker before a search is refused 503 (default 500; off: none)
   METRICS                  Prometheus metrics at GET /metrics (default on; off: none)
   INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the store's path + .index; off: none)
   CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)`

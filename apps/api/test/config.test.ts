@@ -16,7 +16,8 @@ describe("loadConfig", () => {
       productionDailyLimit: undefined,
       seedTrips: 50_000,
       matcherThreads: 2,
-      matcherMaxQueue: 256,
+      matcherMaxQueue: 2048,
+      matcherMaxWaitMs: 500,
       metrics: true,
       corsOrigins: "*",
       indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index")
@@ -36,6 +37,7 @@ describe("loadConfig", () => {
       SEED_TRIPS: "1000",
       MATCHER_THREADS: "0",
       MATCHER_MAX_QUEUE: "16",
+      MATCHER_MAX_WAIT_MS: "250",
       METRICS: "off",
       INDEX_SNAPSHOT: "snapshots/trips.index"
     })
@@ -51,6 +53,7 @@ describe("loadConfig", () => {
       seedTrips: 1000,
       matcherThreads: 0,
       matcherMaxQueue: 16,
+      matcherMaxWaitMs: 250,
       metrics: false,
       indexSnapshotPath: resolve(REPO_ROOT, "snapshots/trips.index")
     })
@@ -58,6 +61,9 @@ describe("loadConfig", () => {
     // The snapshot follows the store unless named; off keeps none.
     expect(loadConfig({ TRIPSEARCH_DB: "/tmp/x/trips.db" }).indexSnapshotPath).toBe("/tmp/x/trips.db.index")
     expect(loadConfig({ INDEX_SNAPSHOT: " OFF " }).indexSnapshotPath).toBeUndefined()
+    // off: the wait for a worker is bounded by MATCHER_MAX_QUEUE only.
+    expect(loadConfig({ MATCHER_MAX_WAIT_MS: "off" }).matcherMaxWaitMs).toBeUndefined()
+    expect(() => loadConfig({ MATCHER_MAX_WAIT_MS: "0" })).toThrow(/MATCHER_MAX_WAIT_MS must be an integer from 1 to 60000/)
   })
 
   it("reads CORS_ORIGINS: * or a comma-separated list of origins, as browsers write them", () => {

@@ -1,3 +1,5 @@
+import { FiberRef } from "effect"
+
 /** Raw query parameters as the edge received them: a repeated parameter arrives as an array. */
 export type RawParams = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
@@ -30,3 +32,10 @@ export class EncodedJson {
 
 /** What a use-case answers: a document, or one already encoded. */
 export type ResponseBody = JsonObject | EncodedJson
+
+/**
+ * The API key the request being served came with, as sent (empty when unknown): the HTTP adapter
+ * sets it around a use-case, and a worker pool's admission queue shares its places between keys
+ * by it. Only compared in this process: never sent to a worker, never logged.
+ */
+export const CurrentClientKey: FiberRef.FiberRef<string> = FiberRef.unsafeMake("")

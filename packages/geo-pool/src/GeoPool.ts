@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
 import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
+import { AdmissionQueue, QueueFull } from "./Admission.js"
 
 export interface GeoPoolOptions {
   /** The SQLite store file the index's writer follows when no `store` is given (then not `:memory:`). */
@@ -22,6 +23,13 @@ export interface GeoPoolOptions {
    * `QueueFull` (the matcher answers `ServiceOverloaded`) instead of building a backlog.
    */
   readonly maxQueue: number
+  /**
+   * With a value, what a task may wait is bounded by time too: tasks wait in an `AdmissionQueue`
+   * (per-key round-robin, refused at arrival when they would wait longer than this many
+   * milliseconds, never started once their signal aborted), and piscina's own queue holds at most
+   * one task per worker. Without (the default), tasks wait in piscina's queue, bounded by `maxQueue` only.
+   */
+  readonly maxWaitMs?: number
   /** How often the index's writer pulls the store's changes (default 200 ms). */
   readonly refreshMs?: number
   /** Where the writer keeps a snapshot of the index, for a fast start (see `IndexWriter`); default none. */
@@ -36,13 +44,6 @@ export interface GeoPoolOptions {
   readonly workerFile?: string
 }
 
-/** `run` was refused: `maxQueue` tasks are already waiting. */
-export class QueueFull extends Error {
-  readonly _tag = "QueueFull"
-  constructor() {
-    super("geo-pool: task queue is full")
-  }
-}
 
 /** A task was lost with its worker (the thread exited or threw outside the handler). */
 export class WorkerFailed extends Error {
@@ -56,6 +57,34 @@ export class WorkerFailed extends Error {
 const QUEUE_LIMIT_MESSAGES = new Set(["Task queue is at limit", "No task queue available and all Workers are busy"])
 
 export const DEFAULT_REFRESH_MS = 200
+
+/**
+ * The recent mean time of a task in the workers (ms), from their shared `work` counters: a moving
+ * average over batches of at least 8 tasks; undefined until the first batch.
+ */
+const taskTimeIn = (work: BigInt64Array): (() => number | undefined) => {
+  let micros = 0n
+  let tasks = 0n
+  let mean: number | undefined
+  return () => {
+    const m = Atomics.load(work, 0)
+    const t = Atomics.load(work, 1)
+    if (t - tasks >= 8n) {
+      const batch = Number(m - micros) / Number(t - tasks) / 1000
+      mean = mean === undefined ? batch : mean + 0.25 * (batch - mean)
+      micros = m
+      tasks = t
+    }
+    return mean
+  }
+}
+
+export interface RunOptions {
+  /** Whose task it is (an API key): the admission queue shares the workers fairly between keys. */
+  readonly key?: string
+  /** Aborted when the task's caller has gone: a task still waiting then never runs. */
+  readonly signal?: AbortSignal
+}
 
 /** A read-only connection for the index's writer when the caller gives no store. */
 const openWriterStore = (dbPath: string): { store: TripStore["Type"]; db: SqliteDatabase } => {
@@ -80,7 +109,9 @@ export class GeoPool {
     private readonly writer: IndexWriter,
     private readonly ownDb: SqliteDatabase | undefined,
     readonly threads: number,
-    readonly maxQueue: number
+    readonly maxQueue: number,
+    /** The time-bounded queue in front of piscina's (with `maxWaitMs`). */
+    readonly admission: AdmissionQueue | undefined
   ) {}
 
   /** Loads the index, then starts the pool and waits until every worker is ready. */
@@ -94,6 +125,21 @@ export class GeoPool {
     }
     const threads = Math.max(1, options.threads ?? availableParallelism())
     if (!(Number.isInteger(options.maxQueue) && options.maxQueue >= 1)) throw new Error("geo-pool: maxQueue must be an integer >= 1")
+    if (options.maxWaitMs !== undefined && !(options.maxWaitMs > 0)) throw new Error("geo-pool: maxWaitMs must be > 0")
+    // With the admission queue, piscina holds one task per worker beyond the running ones (in the
+    // worker's own queue: see concurrentTasksPerWorker), enough to keep a worker fed while this
+    // thread is busy, short enough that the wait is decided here.
+    const work = new BigInt64Array(new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT))
+    const admission =
+      options.maxWaitMs === undefined
+        ? undefined
+        : new AdmissionQueue({
+            slots: 2 * threads,
+            workers: threads,
+            maxQueue: options.maxQueue,
+            maxWaitMs: options.maxWaitMs,
+            serviceMs: taskTimeIn(work)
+          })
     const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
     let writer: IndexWriter
     try {
@@ -107,6 +153,7 @@ export class GeoPool {
       throw e
     }
     const workerData: GeoWorkerData = {
+      work,
       channelName: writer.channelName,
       stats: writer.stats,
       testTasks: options.testTasks ?? false,
@@ -117,13 +164,16 @@ export class GeoPool {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.MAX_SAFE_INTEGER,
-      maxQueue: options.maxQueue,
-      concurrentTasksPerWorker: 1,
+      maxQueue: admission === undefined ? options.maxQueue : threads,
+      // With the admission queue, each worker is handed its next task while it runs one: the task
+      // waits in the worker's own message queue, so the worker goes on to it without waiting for
+      // this thread (busy with requests under overload) to see the first one end.
+      concurrentTasksPerWorker: admission === undefined ? 1 : 2,
       // 'sync' would park idle workers in Atomics.wait, which also stops their refresh timer.
       atomics: "async",
       workerData
     })
-    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue)
+    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue, admission)
     const startup = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`geo-pool: workers not ready after ${options.startTimeoutMs ?? 600_000} ms (${pool.ready.size}/${threads})`))
@@ -158,11 +208,25 @@ export class GeoPool {
     return pool
   }
 
-  /** Runs one task on a worker. Rejects with `QueueFull` or `WorkerFailed`. */
-  run<T extends GeoTask>(task: T): Promise<GeoTaskResult[T["_tag"]]> {
+  /**
+   * Runs one task on a worker. Rejects with `QueueFull`, `Cancelled` (`signal` aborted while the
+   * task waited in the admission queue: it never ran) or `WorkerFailed`. `key` is whose task it is,
+   * for the admission queue's fair share (default: one shared key).
+   */
+  run<T extends GeoTask>(task: T, options?: RunOptions): Promise<GeoTaskResult[T["_tag"]]> {
     // piscina would start fresh workers for a task submitted after destroy(): refuse instead.
     if (this.closed) return Promise.reject(new WorkerFailed(task._tag, new Error("the pool is closed")))
     if (task._tag === "Refresh") return this.writer.refresh().then(() => this.indexState as GeoTaskResult[T["_tag"]])
+    if (this.admission === undefined) return this.dispatch(task)
+    return this.admission.submit(options?.key ?? "", () => this.dispatch(task), options?.signal)
+  }
+
+  /** Whether a task of `key` would be admitted now (always, without an admission queue). */
+  admits(key: string): boolean {
+    return this.admission === undefined || this.admission.admits(key)
+  }
+
+  private dispatch<T extends GeoTask>(task: T): Promise<GeoTaskResult[T["_tag"]]> {
     return this.piscina.run(task).then(
       (result) => result as GeoTaskResult[T["_tag"]],
       (e: unknown) => {
@@ -171,9 +235,9 @@ export class GeoPool {
     )
   }
 
-  /** Tasks waiting for a worker. */
+  /** Tasks waiting for a worker (in the admission queue and piscina's). */
   get queueSize(): number {
-    return this.piscina.queueSize
+    return this.piscina.queueSize + (this.admission?.size ?? 0)
   }
 
   /** Workers running a task now (a replacement worker still loading its index counts as busy). */

@@ -78,6 +78,8 @@ export interface GeoWorkerData {
   readonly channelName: string
   /** The writer's shared figures (`STATS` slots). */
   readonly stats: Float64Array
+  /** Shared by every worker: the microseconds spent in tasks and the tasks run (`Atomics.add`). */
+  readonly work: BigInt64Array
   readonly testTasks: boolean
   /** Load the gazetteer and accept `Search` tasks. */
   readonly search: boolean

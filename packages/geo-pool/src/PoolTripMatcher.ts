@@ -1,4 +1,5 @@
 import {
+  CurrentClientKey,
   isLocaleCode,
   LOCALE_TABLE,
   type MatchResult,
@@ -12,14 +13,17 @@ import {
   TripMatcher
 } from "@tripsearch/core"
 import { EncodedBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, FiberRef, Layer, Option, Schema } from "effect"
 import type { KnownPlace } from "./GeoTask.js"
-import { GeoPool, QueueFull, type GeoPoolOptions } from "./GeoPool.js"
+import { GeoPool, type GeoPoolOptions } from "./GeoPool.js"
+import { Cancelled, QueueFull } from "./Admission.js"
 
 export interface PoolTripMatcherOptions {
   readonly dbPath: string
   readonly threads: number
   readonly maxQueue: number
+  /** Bounds a search's wait for a worker by time (see `GeoPoolOptions.maxWaitMs`); default: by `maxQueue` only. */
+  readonly maxWaitMs?: number
   readonly refreshMs?: number
   /** Where the index's writer keeps its snapshot (see `GeoPoolOptions`). */
   readonly snapshotPath?: string
@@ -35,18 +39,22 @@ export const RETRY_AFTER_SECONDS = 1
 /**
  * `TripMatcher.match` over a started pool: a full queue is `ServiceOverloaded` (503 with
  * Retry-After); a task lost with a crashed worker is a defect (`WorkerFailed`, a 500
- * `service.error`); piscina starts a replacement worker. An interrupted caller does not abort the
- * task: piscina can only abort a running task by killing its worker, which would then reload the
- * whole index, so the (short) search finishes and its result is dropped.
+ * `service.error`); piscina starts a replacement worker. An interrupted caller's task still waiting
+ * in the admission queue never runs; a task already handed to piscina is not aborted: piscina can
+ * only abort a running task by killing its worker, which would then reload the whole index, so the
+ * (short) search finishes and its result is dropped.
  */
 export const matchOn = (pool: GeoPool): TripMatcher["Type"] =>
   TripMatcher.of({
     match: (request) =>
       Effect.async<MatchResult, ServiceOverloaded>((resume) => {
-        pool.run({ _tag: "Match", request }).then(
+        // An interrupted caller's match still waiting for a worker never runs.
+        const abort = new AbortController()
+        pool.run({ _tag: "Match", request }, { signal: abort.signal }).then(
           (result) => resume(Effect.succeed(result)),
           (e: unknown) => resume(poolFailure(e))
         )
+        return Effect.sync(() => abort.abort())
       })
   })
 
@@ -54,7 +62,9 @@ const decodeSearchError = Schema.decodeSync(SearchErrorSchema)
 
 /** A pool's failure as the search's: a full queue is `ServiceOverloaded`, anything else a defect. */
 const poolFailure = (e: unknown): Effect.Effect<never, ServiceOverloaded> =>
-  e instanceof QueueFull ? Effect.fail(new ServiceOverloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })) : Effect.die(e)
+  e instanceof QueueFull ? Effect.fail(overloaded()) : e instanceof Cancelled ? Effect.interrupt : Effect.die(e)
+
+const overloaded = () => new ServiceOverloaded({ retryAfterSeconds: RETRY_AFTER_SECONDS })
 
 /**
  * The place names a search will look up (`fn` without `fc`, `tn` without `tc`, under the country of
@@ -85,18 +95,26 @@ const knownPlaces = (places: PlaceResolver["Type"], params: RawParams): Effect.E
 export const searchOn =
   (pool: GeoPool, places?: PlaceResolver["Type"]) =>
   (params: RawParams, context: RequestContext, representation: Representation = IDENTITY): Effect.Effect<EncodedBody, SearchError> =>
-    Effect.flatMap(places === undefined ? Effect.succeed([]) : knownPlaces(places, params), (known) =>
-      Effect.async<EncodedBody, SearchError>((resume) => {
-        pool.run({ _tag: "Search", params, context, representation, places: known }).then(
-          (outcome) =>
-            resume(
-              outcome._tag === "Found"
-                ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
-                : Effect.fail(decodeSearchError(outcome.error))
-            ),
-          (e: unknown) => resume(poolFailure(e))
-        )
-      })
+    Effect.flatMap(FiberRef.get(CurrentClientKey), (key) =>
+      // Refused before the place names are resolved: a refusal costs no more than parsing did.
+      !pool.admits(key)
+        ? Effect.fail(overloaded())
+        : Effect.flatMap(places === undefined ? Effect.succeed([]) : knownPlaces(places, params), (known) =>
+            Effect.async<EncodedBody, SearchError>((resume) => {
+              // Interrupted (the client has gone): a search still waiting for a worker never runs.
+              const abort = new AbortController()
+              pool.run({ _tag: "Search", params, context, representation, places: known }, { key, signal: abort.signal }).then(
+                (outcome) =>
+                  resume(
+                    outcome._tag === "Found"
+                      ? Effect.succeed(new EncodedBody(outcome.bytes, representation.format, outcome.coding))
+                      : Effect.fail(decodeSearchError(outcome.error))
+                  ),
+                (e: unknown) => resume(poolFailure(e))
+              )
+              return Effect.sync(() => abort.abort())
+            })
+          )
     )
 
 /** The started pool behind `PoolTripMatcher.layerWithPool`, for callers that also dispatch whole searches. */

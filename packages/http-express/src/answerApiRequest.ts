@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto"
 import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import {
+  CurrentClientKey,
+  ServiceOverloaded,
   EncodedJson,
   type JsonObject,
   type PlaceResolver,
@@ -20,6 +22,9 @@ import { ALLOWED_METHODS, type ApiRequest, type ReadOptions, type ReadRequest, r
 import type { RequestLogger } from "./RequestLogger.js"
 import { toXml } from "./toXml.js"
 import { openApiText } from "./openApiDocument.js"
+
+/** Seconds a search refused by `shedSearch` is told to wait, as the pool's own refusals. */
+const SHED_RETRY_AFTER_SECONDS = 1
 
 /** The services the use-cases need. */
 export type UseCaseServices = TripStore | PlaceResolver | TripMatcher
@@ -59,6 +64,12 @@ export interface AnswerOptions<R> extends ReadOptions {
   readonly useCases?: Partial<UseCases> | undefined
   /** Keys and quotas around the use-case (`keyQuota`); default none: every request runs. */
   readonly admission?: Admission<R> | undefined
+  /**
+   * Whether a search with this key (as sent, empty when none) is to be refused now, 503
+   * `service.overloaded` with `Retry-After`, before the key is looked up: under overload a
+   * refusal costs no more than parsing. Details and threads are never refused this way.
+   */
+  readonly shedSearch?: ((key: string) => boolean) | undefined
   /** Defects, encoder and health failures; default: not logged. */
   readonly logger?: RequestLogger | undefined
 }
@@ -140,6 +151,11 @@ const answerUncompressed = async <R = never>(
       break
   }
 
+  const clientKey = read.keys.header ?? (typeof read.keys.query === "string" ? read.keys.query : "")
+  if (read.route._tag === "Search" && options.shedSearch?.(clientKey) === true) {
+    return encodeError(read.format, errorReplyOfCause(Cause.fail(new ServiceOverloaded({ retryAfterSeconds: SHED_RETRY_AFTER_SECONDS })), requestId), {}, encoding)
+  }
+
   const cases: UseCases = {
     searchTrips: options.useCases?.searchTrips ?? searchTrips,
     tripDetails: options.useCases?.tripDetails ?? tripDetails,
@@ -154,7 +170,12 @@ const answerUncompressed = async <R = never>(
   const route = read.route
   const useCase: Effect.Effect<ReplyBody, unknown, UseCaseServices> =
     route._tag === "Search"
-      ? cases.searchTrips(read.params, requestContext, { format: read.format, coding: context.coding ?? "identity" })
+      ? // The key, for the pool's fair share between keys while it is saturated.
+        Effect.locally(
+          cases.searchTrips(read.params, requestContext, { format: read.format, coding: context.coding ?? "identity" }),
+          CurrentClientKey,
+          clientKey
+        )
       : route._tag === "Details"
         ? cases.tripDetails(route.id, read.params, requestContext)
         : cases.tripThreads(route.id, read.params, requestContext)

@@ -40,6 +40,8 @@ export interface CreateAppOptions {
   readonly useCases?: Partial<UseCases> | undefined
   /** Counts every request and serves `GET /metrics` (no key, no quota); none: `/metrics` is a 404. */
   readonly metrics?: ApiMetrics | undefined
+  /** Refuses a search at once, before its key is looked up (see `AnswerOptions.shedSearch`). */
+  readonly shedSearch?: ((key: string) => boolean) | undefined
 }
 
 // As the API routes: case-insensitive, one optional trailing slash.
@@ -92,7 +94,7 @@ const sendReply = (req: Request, res: Response, reply: ApiReply): void => {
  * without key or quota), the logs and the query log, and with `metrics` the request counts and
  * `GET /metrics`.
  */
-export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptions): Express => {
+export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: CreateAppOptions): Express => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)
   const now = config.now ?? Date.now
   const corsOrigins = config.corsOrigins ?? "*"
@@ -104,6 +106,7 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
     maxUrlLength: config.maxUrlLength,
     useCases,
     admission: keyQuota,
+    shedSearch,
     logger
   }
 
@@ -201,6 +204,8 @@ export const createApp = ({ runtime, config, useCases, metrics }: CreateAppOptio
       if (!res.writableFinished) abort.abort()
     }
     res.on("close", onClose)
+    // A client gone before this handler ran fired its 'close' already: its search must not run.
+    if (req.socket.destroyed) abort.abort()
     const reply = await answerReadRequest(runtime, read, options, {
       requestId: state.requestId,
       receivedAtMs: state.startedAtMs,

@@ -1,0 +1,243 @@
+/**
+ * The admission queue in front of the pool's workers: what a task may wait is bounded by time, not
+ * only by count, and a key that floods cannot take the others' places.
+ *
+ * - At most `slots` tasks are handed on (`start`) at a time; the others wait here, one FIFO queue
+ *   per key, the keys served round-robin, so that while the pool is saturated each key waiting gets
+ *   an equal share of the starts whatever it sent.
+ * - A task is refused at arrival (`QueueFull`, answered 503 at once, before it cost anything) when
+ *   the wait it would have, estimated from the queue's length and the recent time between two
+ *   tasks ending (from the workers' own task times when given, else as seen here), is over
+ *   `maxWaitMs`, or when `maxQueue` already wait.
+ *   Then, if another key has more tasks waiting than the arriving one's key, that key's newest task
+ *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
+ * - A task that still waited more than twice `maxWaitMs` (the estimate was wrong: searches became
+ *   slower) is refused when its turn comes, not started. The margin lets the estimate err a little
+ *   (it is an average) without turning arrivals admitted at the bound into slow refusals.
+ * - A task whose `signal` aborts while it waits (its client has gone) leaves the queue at once,
+ *   rejected with `Cancelled`, and is never started.
+ */
+
+/** Refused: the queue is full by count or by the time a new task would wait. */
+export class QueueFull extends Error {
+  readonly _tag = "QueueFull"
+  constructor(readonly reason: "count" | "wait" = "count") {
+    super(reason === "count" ? "geo-pool: task queue is full" : "geo-pool: task would wait too long")
+  }
+}
+
+/** The task's signal aborted before it was started: it never ran. */
+export class Cancelled extends Error {
+  readonly _tag = "Cancelled"
+  constructor() {
+    super("geo-pool: task cancelled before it started")
+  }
+}
+
+export interface AdmissionOptions {
+  /** Tasks started and not settled at most (the workers, plus a short queue keeping them fed). */
+  readonly slots: number
+  /** Tasks that run at once among those started (the pool's workers). */
+  readonly workers: number
+  /** Tasks waiting here at most. */
+  readonly maxQueue: number
+  /** The longest a task should wait for a start, in milliseconds. */
+  readonly maxWaitMs: number
+  /**
+   * The recent mean time of a task in a worker (ms), as the workers measure it, when known: the
+   * interval between two tasks ending is then this over `workers`. A busy HTTP thread sees tasks
+   * end late, in bursts; the workers' own time is not skewed by that.
+   */
+  readonly serviceMs?: () => number | undefined
+  /** The clock (tests); default `performance.now`. */
+  readonly now?: () => number
+}
+
+interface Entry {
+  readonly key: string
+  readonly start: () => Promise<unknown>
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: unknown) => void
+  readonly enqueuedAt: number
+  readonly signal: AbortSignal | undefined
+  onAbort: (() => void) | undefined
+}
+
+/** Weight of the newest task in the moving average of the interval between two tasks ending. */
+const EWMA_WEIGHT = 1 / 16
+
+export class AdmissionQueue {
+  private readonly queues = new Map<string, Array<Entry>>()
+  /** Keys with tasks waiting, in round-robin order: the next start is `ring[0]`'s. */
+  private ring: Array<string> = []
+  private waiting = 0
+  private running = 0
+  /**
+   * Moving average of the time between two tasks ending while tasks wait, ms (0 until one settled).
+   * While the queue is not empty it is measured as it is: the time since the previous task ended,
+   * as this thread sees it (a busy event loop that sees the endings late slows the queue down, and
+   * that is counted). Otherwise it is a task's duration (start to settle) over the tasks sharing
+   * the workers with it when it started, and at least the workers' count (below that, each ran
+   * alone on its worker).
+   */
+  private intervalMs = 0
+  /** When the previous task ended while tasks waited (undefined: it ended with none waiting). */
+  private lastSaturatedEnd: number | undefined
+  private readonly now: () => number
+  /** Refusals so far, by reason (the estimate at arrival, a push-out, a wait found too long at its turn). */
+  readonly refused = { arrival: 0, pushedOut: 0, stale: 0, cancelled: 0 }
+
+  constructor(private readonly options: AdmissionOptions) {
+    if (!(Number.isInteger(options.slots) && options.slots >= 1)) throw new Error("admission: slots must be an integer >= 1")
+    if (!(Number.isInteger(options.workers) && options.workers >= 1)) throw new Error("admission: workers must be an integer >= 1")
+    if (!(options.maxWaitMs > 0)) throw new Error("admission: maxWaitMs must be > 0")
+    this.now = options.now ?? (() => performance.now())
+  }
+
+  /** Tasks waiting for a start. */
+  get size(): number {
+    return this.waiting
+  }
+
+  /** Tasks started and not yet settled. */
+  get inFlight(): number {
+    return this.running
+  }
+
+  /** The wait a task arriving now would have, estimated (ms). */
+  get estimatedWaitMs(): number {
+    const service = this.options.serviceMs?.()
+    return (this.waiting + 1) * (service === undefined ? this.intervalMs : service / this.options.workers)
+  }
+
+  /**
+   * Whether a task of `key` arriving now would be admitted (started or queued): a cheap check a
+   * caller makes before preparing the task, so that a refusal costs nothing.
+   */
+  admits(key: string): boolean {
+    if (this.running < this.options.slots && this.waiting === 0) return true
+    if (!this.overloaded()) return true
+    return this.longestOtherThan(key) !== undefined
+  }
+
+  /** Runs `start` when a slot is free and its turn comes; rejects with `QueueFull` or `Cancelled`. */
+  submit<R>(key: string, start: () => Promise<R>, signal?: AbortSignal): Promise<R> {
+    if (signal?.aborted === true) {
+      this.refused.cancelled++
+      return Promise.reject(new Cancelled())
+    }
+    if (this.running < this.options.slots && this.waiting === 0) return this.begin(start) as Promise<R>
+    if (this.overloaded()) {
+      const victim = this.longestOtherThan(key)
+      if (victim === undefined) {
+        this.refused.arrival++
+        return Promise.reject(new QueueFull(this.waiting >= this.options.maxQueue ? "count" : "wait"))
+      }
+      // The newest task of the key with most waiting makes room for this one.
+      const queue = this.queues.get(victim)!
+      const pushed = queue.pop()!
+      this.forget(pushed, queue)
+      this.refused.pushedOut++
+      pushed.reject(new QueueFull("wait"))
+    }
+    return new Promise<R>((resolve, reject) => {
+      const entry: Entry = {
+        key,
+        start,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        enqueuedAt: this.now(),
+        signal,
+        onAbort: undefined
+      }
+      if (signal !== undefined) {
+        entry.onAbort = () => {
+          const queue = this.queues.get(key)
+          const at = queue?.indexOf(entry) ?? -1
+          if (at < 0) return
+          queue!.splice(at, 1)
+          this.forget(entry, queue!)
+          this.refused.cancelled++
+          reject(new Cancelled())
+        }
+        signal.addEventListener("abort", entry.onAbort, { once: true })
+      }
+      let queue = this.queues.get(key)
+      if (queue === undefined) {
+        queue = []
+        this.queues.set(key, queue)
+        this.ring.push(key)
+      }
+      queue.push(entry)
+      this.waiting++
+    })
+  }
+
+  /** By count, or by the estimated wait of one more task. */
+  private overloaded(): boolean {
+    return this.waiting >= this.options.maxQueue || this.estimatedWaitMs > this.options.maxWaitMs
+  }
+
+  /** The key with the most tasks waiting, if it has more than `key` would have with one more. */
+  private longestOtherThan(key: string): string | undefined {
+    const own = (this.queues.get(key)?.length ?? 0) + 1
+    let longest: string | undefined
+    let most = own
+    for (const [k, queue] of this.queues) {
+      if (k !== key && queue.length > most) {
+        longest = k
+        most = queue.length
+      }
+    }
+    return longest
+  }
+
+  /** Takes `entry` (already removed from `queue`) out of the books. */
+  private forget(entry: Entry, queue: Array<Entry>): void {
+    this.waiting--
+    if (entry.onAbort !== undefined) entry.signal!.removeEventListener("abort", entry.onAbort)
+    if (queue.length === 0) {
+      this.queues.delete(entry.key)
+      this.ring = this.ring.filter((k) => k !== entry.key)
+    }
+  }
+
+  private begin(start: () => Promise<unknown>): Promise<unknown> {
+    this.running++
+    const sharing = Math.max(this.running, this.options.workers)
+    const startedAt = this.now()
+    let settled: Promise<unknown>
+    try {
+      settled = start()
+    } catch (e) {
+      settled = Promise.reject(e)
+    }
+    const done = () => {
+      const now = this.now()
+      const interval = this.waiting > 0 && this.lastSaturatedEnd !== undefined ? now - this.lastSaturatedEnd : (now - startedAt) / sharing
+      this.lastSaturatedEnd = this.waiting > 0 ? now : undefined
+      this.intervalMs = this.intervalMs === 0 ? interval : this.intervalMs + EWMA_WEIGHT * (interval - this.intervalMs)
+      this.running--
+      this.next()
+    }
+    return settled.finally(done)
+  }
+
+  /** Starts waiting tasks, round-robin over the keys, while slots are free. */
+  private next(): void {
+    while (this.running < this.options.slots && this.ring.length > 0) {
+      const key = this.ring.shift()!
+      const queue = this.queues.get(key)!
+      const entry = queue.shift()!
+      // The key goes to the back of the ring if it still has tasks waiting.
+      if (queue.length > 0) this.ring.push(key)
+      this.forget(entry, queue)
+      if (this.now() - entry.enqueuedAt > 2 * this.options.maxWaitMs) {
+        this.refused.stale++
+        entry.reject(new QueueFull("wait"))
+        continue
+      }
+      this.begin(entry.start).then(entry.resolve, entry.reject)
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest"
+import { Cancelled, GeoPool, QueueFull } from "../dist/index.js"
+import { makeStore } from "./storeFixture.js"
+
+/** Settles every promise; each one's outcome and when it settled (ms after `t0`). */
+const outcomes = <T>(ps: ReadonlyArray<Promise<T>>, t0: number) =>
+  Promise.all(
+    ps.map((p) =>
+      p.then(
+        () => ({ ok: true as const, error: undefined as unknown, at: performance.now() - t0 }),
+        (error: unknown) => ({ ok: false as const, error, at: performance.now() - t0 })
+      )
+    )
+  )
+
+describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () => {
+  it("refuses at once the tasks that would wait longer than maxWaitMs; a count-only pool queues them all", async () => {
+    const store = await makeStore(50)
+    const timed = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 256, maxWaitMs: 100, testTasks: true })
+    const counted = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 256, testTasks: true })
+    try {
+      // The queue learns how long a task takes.
+      for (let k = 0; k < 3; k++) await timed.run({ _tag: "Busy", ms: 25 })
+      // 40 tasks of 25 ms: a second of work for one worker.
+      const t0 = performance.now()
+      const results = await outcomes(Array.from({ length: 40 }, () => timed.run({ _tag: "Busy", ms: 25 })), t0)
+      const refused = results.filter((r) => !r.ok)
+      const served = results.filter((r) => r.ok)
+      expect(refused.every((r) => r.error instanceof QueueFull)).toBe(true)
+      expect(refused.length).toBeGreaterThanOrEqual(25)
+      // Refused as they arrived, not after waiting.
+      expect(Math.max(...refused.map((r) => r.at))).toBeLessThan(30)
+      // What was admitted did not wait much longer than the bound (25 ms of work each on top).
+      expect(Math.max(...served.map((r) => r.at))).toBeLessThan(400)
+
+      const t1 = performance.now()
+      const all = await outcomes(Array.from({ length: 40 }, () => counted.run({ _tag: "Busy", ms: 25 })), t1)
+      expect(all.every((r) => r.ok)).toBe(true)
+      expect(Math.max(...all.map((r) => r.at))).toBeGreaterThan(900)
+    } finally {
+      await Promise.all([timed.close(), counted.close()])
+      store.cleanup()
+    }
+  })
+
+  it("gives a key that sends little its share while another floods: the flooder's newest tasks make room", async () => {
+    const store = await makeStore(50)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 256, maxWaitMs: 200, testTasks: true })
+    try {
+      for (let k = 0; k < 3; k++) await pool.run({ _tag: "Busy", ms: 20 })
+      const t0 = performance.now()
+      const flood = Array.from({ length: 40 }, () => pool.run({ _tag: "Busy", ms: 20 }, { key: "flood" }))
+      const calm = Array.from({ length: 3 }, () => pool.run({ _tag: "Busy", ms: 20 }, { key: "calm" }))
+      const [floodResults, calmResults] = await Promise.all([outcomes(flood, t0), outcomes(calm, t0)])
+      // The queue was full by time when the calm key came, yet all its tasks ran...
+      expect(floodResults.some((r) => !r.ok)).toBe(true)
+      expect(calmResults.every((r) => r.ok)).toBe(true)
+      expect(pool.admission!.refused.pushedOut).toBe(3)
+      // ... served round-robin with the flood's, not behind all of it: the last calm task ends
+      // within its first few turns, well before the flood's last admitted task.
+      const calmLast = Math.max(...calmResults.map((r) => r.at))
+      const floodLast = Math.max(...floodResults.filter((r) => r.ok).map((r) => r.at))
+      expect(calmLast).toBeLessThan(floodLast)
+      expect(calmLast).toBeLessThan(8 * 20 + 100)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
+  it("never runs a task whose caller has gone while it waited", async () => {
+    const store = await makeStore(50)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 256, maxWaitMs: 5_000, testTasks: true })
+    try {
+      const workersBefore = [...pool.threadIds]
+      const completedBefore = pool.completed
+      // Two busy tasks fill the slots (one running, one in piscina's short queue).
+      const busy = [pool.run({ _tag: "Busy", ms: 300 }), pool.run({ _tag: "Busy", ms: 300 })]
+      // Waiting behind them: a task that would crash its worker, and one whose client left before dispatch.
+      const gone = new AbortController()
+      const crash = pool.run({ _tag: "Crash" }, { signal: gone.signal })
+      const quick = pool.run({ _tag: "Busy", ms: 1 }, { signal: gone.signal })
+      expect(pool.admission!.size).toBe(2)
+      await new Promise((r) => setTimeout(r, 50))
+      gone.abort()
+      await expect(crash).rejects.toBeInstanceOf(Cancelled)
+      await expect(quick).rejects.toBeInstanceOf(Cancelled)
+      // A signal already aborted is refused before it queues.
+      await expect(pool.run({ _tag: "Crash" }, { signal: gone.signal })).rejects.toBeInstanceOf(Cancelled)
+      await Promise.all(busy)
+      await new Promise((r) => setTimeout(r, 100))
+      // Only the two busy tasks ran: the worker never crashed, nothing else completed.
+      expect(pool.completed - completedBefore).toBe(2)
+      expect(pool.threadIds).toEqual(workersBefore)
+      expect(pool.readyWorkers.size).toBe(1)
+      expect(pool.admission!.refused.cancelled).toBe(3)
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+})
