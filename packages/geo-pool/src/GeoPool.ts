@@ -187,12 +187,8 @@ export class GeoPool {
       const onError = (e: unknown) => done(e instanceof Error ? e : new Error(String(e)))
       piscina.on("message", (message: unknown) => {
         if (!isGeoWorkerEvent(message)) return
-        if (message._tag === "GeoWorkerReady") {
-          pool.ready.set(message.stats.threadId, message.stats)
-          if (pool.ready.size >= threads) done()
-        } else {
-          done(new Error(`geo-pool: worker ${message.threadId} could not load the store: ${message.message}`))
-        }
+        pool.ready.set(message.stats.threadId, message.stats)
+        if (pool.ready.size >= threads) done()
       })
       piscina.on("error", onError)
     })

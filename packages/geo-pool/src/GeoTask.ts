@@ -85,12 +85,14 @@ export interface GeoWorkerData {
   readonly search: boolean
 }
 
-/** What a worker posts on its `parentPort` (the pool's `message` event), once, at start. */
-export type GeoWorkerEvent =
-  | { readonly _tag: "GeoWorkerReady"; readonly stats: WorkerStats }
-  | { readonly _tag: "GeoWorkerStartFailed"; readonly threadId: number; readonly message: string }
+/**
+ * What a worker posts on its `parentPort` (the pool's `message` event), once, at start: it has the
+ * index's image and the rates. (A worker opens no store, so it has nothing else to fail on there;
+ * a worker that throws while loading is piscina's `error`.)
+ */
+export type GeoWorkerEvent = { readonly _tag: "GeoWorkerReady"; readonly stats: WorkerStats }
 
-const WORKER_EVENT_TAGS: ReadonlySet<unknown> = new Set(["GeoWorkerReady", "GeoWorkerStartFailed"])
+const WORKER_EVENT_TAGS: ReadonlySet<unknown> = new Set(["GeoWorkerReady"])
 
 export const isGeoWorkerEvent = (message: unknown): message is GeoWorkerEvent =>
   typeof message === "object" && message !== null && WORKER_EVENT_TAGS.has((message as { _tag?: unknown })._tag)
