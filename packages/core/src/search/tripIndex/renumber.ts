@@ -21,6 +21,22 @@ const scatterI32 = (a: Int32Array, to: Int32Array): Int32Array => {
 }
 
 /**
+ * Variable-length runs per slot (run of slot s: `data` from `start[s]` to `start[s + 1]`), in the
+ * new slot order: the runs copied into `into` one after the other, and their new starts.
+ */
+const gatherRuns = <D extends Uint8Array | Uint16Array>(start: Int32Array, data: D, order: Int32Array, into: D): [Int32Array, D] => {
+  const starts = sharedI32(start.length)
+  for (let s = 0, at = 0; s < order.length; s++) {
+    const from = start[order[s]!]!
+    const to = start[order[s]! + 1]!
+    into.set(data.subarray(from, to), at)
+    at += to - from
+    starts[s + 1] = at
+  }
+  return [starts, into]
+}
+
+/**
  * Renumbers the `live` trips of `t` (and their waypoints) in grid-cell order of their first
  * waypoint, then of their last, dropping dead slots, and rewrites `refSlot` (a trip's fixed ref ->
  * its slot) to match. Store order is geographically random, so without this the candidates of one
@@ -72,30 +88,8 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
     for (let w = t.wpStart[s]!, end = w + t.wpCount[s]!, k = start[to]!; w < end; w++) newW[w] = k++
   }
   for (let r = 0; r < refs; r++) refSlot[r] = newSlot[refSlot[r]!]!
-  const idStart = sharedI32(t.idStart.length)
-  const idChars = sharedU16(t.idChars.length)
-  for (let s = 0, c = 0; s < n; s++) {
-    const old = order[s]!
-    const from = t.idStart[old]!
-    const to = t.idStart[old + 1]!
-    idChars.set(t.idChars.subarray(from, to), c)
-    c += to - from
-    idStart[s + 1] = c
-  }
-  t.idStart = idStart
-  t.idChars = idChars
-  const shownStart = sharedI32(t.shownStart.length)
-  const shownBytes = sharedU8(t.shownBytes.length)
-  for (let s = 0, b = 0; s < n; s++) {
-    const old = order[s]!
-    const from = t.shownStart[old]!
-    const to = t.shownStart[old + 1]!
-    shownBytes.set(t.shownBytes.subarray(from, to), b)
-    b += to - from
-    shownStart[s + 1] = b
-  }
-  t.shownStart = shownStart
-  t.shownBytes = shownBytes
+  ;[t.idStart, t.idChars] = gatherRuns(t.idStart, t.idChars, order, sharedU16(t.idChars.length))
+  ;[t.shownStart, t.shownBytes] = gatherRuns(t.shownStart, t.shownBytes, order, sharedU8(t.shownBytes.length))
   t.alive = gatherU8(t.alive, order)
   t.wpStart = start
   t.wpCount = gatherU8(t.wpCount, order)
