@@ -146,7 +146,8 @@ export class TripSearcher {
   /** The shown trips of these slots by id, or undefined if the index lacks what one of them shows. */
   private shown(slots: ReadonlyArray<number>): Map<string, ShownStoredTrip> | undefined {
     const trips = new Map<string, ShownStoredTrip>()
-    for (const slot of slots) {
+    // A trip on the page may be a top trip too: rebuilt once.
+    for (const slot of new Set(slots)) {
       const trip = shownTrip(this.t, slot)
       if (trip === undefined) return undefined
       trips.set(trip.trip.id, trip)
