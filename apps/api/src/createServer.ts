@@ -101,7 +101,7 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins"> &
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath"> &
     Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
   readonly logger?: RequestLogger
 }
