@@ -1,8 +1,9 @@
-import { type ApiKey, DEFAULT_RATES, InvalidParameter, PlaceResolver, TripMatcher, TripNotFound, TripStore } from "@tripsearch/core"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { type ApiKey, InvalidParameter, TripNotFound } from "@tripsearch/core"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiMetrics, createApp, type IndexState, readExposition, sampleOf, seriesOf, type UseCases } from "../src/index.js"
 import { listen, makeMemoryKeyStore, type Running } from "./testServer.js"
+import { stubPorts } from "./stubPorts.js"
 
 const KEY = "metrics-key-0123456789"
 const SMALL_KEY = "small-key-0123456789"
@@ -11,19 +12,6 @@ const keys: Record<string, ApiKey> = {
   [SMALL_KEY]: { id: "k2", name: "small", tier: "basic", dailyLimit: 1, revoked: false }
 }
 
-// Ports the fake use-cases never need; the runtime type asks for them.
-const stubPorts = Layer.mergeAll(
-  Layer.succeed(TripStore, {
-    getTrip: () => Effect.succeed(Option.none()),
-    getTrips: () => Effect.succeed(new Map()),
-    scanIndex: () => Effect.succeed(0),
-    identity: Effect.succeed("test"),
-    changesSince: () => Effect.succeed({ seq: 0, upserts: [], removed: [] }),
-    rates: Effect.succeed(DEFAULT_RATES)
-  }),
-  Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) }),
-  Layer.succeed(TripMatcher, { match: () => Effect.dieMessage("no matcher in this test") })
-)
 
 const useCases: UseCases = {
   searchTrips: (params) =>
@@ -40,7 +28,7 @@ const quiet = { info: () => {}, error: () => {} }
 
 describe("GET /metrics over a real listening server", () => {
   const memory = makeMemoryKeyStore(keys)
-  const runtime = ManagedRuntime.make(Layer.merge(stubPorts, memory.layer))
+  const runtime = ManagedRuntime.make(Layer.merge(stubPorts(0), memory.layer))
   // What the server would read from its pool, its workers and its store: set by the tests.
   let storeSeq = 0
   let indexes: Array<IndexState> = []

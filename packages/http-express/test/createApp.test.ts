@@ -1,23 +1,20 @@
 import { request as httpRequest } from "node:http"
 import {
   type ApiKey,
-  DEFAULT_RATES,
   InvalidParameter,
   type JsonObject,
   PlaceNotFound,
-  PlaceResolver,
   type RawParams,
   type RequestContext,
   ServiceOverloaded,
-  TripMatcher,
-  TripNotFound,
-  TripStore
+  TripNotFound
 } from "@tripsearch/core"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { XMLParser } from "fast-xml-parser"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { answerApiRequest, createApp, keyQuota, secondsToUtcMidnight, utcDay, type UseCases } from "../src/index.js"
 import { listen, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
+import { stubPorts } from "./stubPorts.js"
 
 // A fixed clock 90 s before a UTC midnight: the quota day and Retry-After are known.
 const NOW = Date.UTC(2030, 4, 17, 23, 58, 30)
@@ -32,19 +29,6 @@ const keys: Record<string, ApiKey> = {
   [REVOKED_KEY]: { id: "k3", name: "revoked", tier: "basic", dailyLimit: 10_000, revoked: true }
 }
 
-// Ports the fake use-cases below never need; the runtime type asks for them.
-const stubPorts = Layer.mergeAll(
-  Layer.succeed(TripStore, {
-    getTrip: () => Effect.succeed(Option.none()),
-    getTrips: () => Effect.succeed(new Map()),
-    scanIndex: () => Effect.succeed(0),
-    identity: Effect.succeed("test"),
-    changesSince: () => Effect.succeed({ seq: 42, upserts: [], removed: [] }),
-    rates: Effect.succeed(DEFAULT_RATES)
-  }),
-  Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) }),
-  Layer.succeed(TripMatcher, { match: () => Effect.dieMessage("no matcher in this test") })
-)
 
 const selfLink = (ctx: RequestContext) => `${ctx.apiBaseUrl}${ctx.path}${ctx.query ? `?${ctx.query}` : ""}`
 
@@ -93,7 +77,7 @@ describe("createApp over a real listening server", () => {
   const memory = makeMemoryKeyStore(keys)
   const logs = memorySink()
   const queryLog = memorySink()
-  const runtime = ManagedRuntime.make(Layer.merge(stubPorts, memory.layer))
+  const runtime = ManagedRuntime.make(Layer.merge(stubPorts(42), memory.layer))
   let running: Running
 
   beforeAll(async () => {

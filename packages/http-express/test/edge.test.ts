@@ -1,10 +1,11 @@
 import { request as httpRequest } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
-import { type ApiKey, DEFAULT_RATES, InvalidParameter, type JsonObject, PlaceResolver, TripMatcher, TripNotFound, TripStore } from "@tripsearch/core"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { type ApiKey, InvalidParameter, type JsonObject, TripNotFound } from "@tripsearch/core"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { COMPRESSION_MIN_BYTES, createApp, type CorsOrigins, utcDay, type UseCases } from "../src/index.js"
 import { listen, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
+import { stubPorts } from "./stubPorts.js"
 
 const NOW = Date.UTC(2030, 4, 17, 12, 0, 0)
 const DAY = utcDay(NOW)
@@ -13,18 +14,6 @@ const keys: Record<string, ApiKey> = { [KEY]: { id: "k1", name: "edge", tier: "b
 const PARTNER = "https://partner.example"
 const STRANGER = "https://stranger.example"
 
-const stubPorts = Layer.mergeAll(
-  Layer.succeed(TripStore, {
-    getTrip: () => Effect.succeed(Option.none()),
-    getTrips: () => Effect.succeed(new Map()),
-    scanIndex: () => Effect.succeed(0),
-    identity: Effect.succeed("test"),
-    changesSince: () => Effect.succeed({ seq: 7, upserts: [], removed: [] }),
-    rates: Effect.succeed(DEFAULT_RATES)
-  }),
-  Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) }),
-  Layer.succeed(TripMatcher, { match: () => Effect.dieMessage("no matcher in this test") })
-)
 
 const trip = (i: number): JsonObject => ({
   permanent_id: `trip-${i}`,
@@ -79,7 +68,7 @@ const comparable = (headers: Raw["headers"]) => Object.fromEntries(Object.entrie
 describe("CORS, HEAD, OPTIONS and compression over a real listening server", () => {
   const memory = makeMemoryKeyStore(keys)
   const queryLog = memorySink()
-  const runtime = ManagedRuntime.make(Layer.merge(stubPorts, memory.layer))
+  const runtime = ManagedRuntime.make(Layer.merge(stubPorts(7), memory.layer))
   const servers: Array<Running> = []
   let open: Running
   let listed: Running
