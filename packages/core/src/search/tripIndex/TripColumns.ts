@@ -137,12 +137,7 @@ export class TripColumns implements ColumnsImage {
   }
 
   image(): ColumnsImage {
-    const { alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, shownStart, shownBytes } = this
-    const { wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist } = this
-    return {
-      alive, wpStart, wpCount, currency, seats, seatsLeft, flags, bookingType, experience, comfort, idStart, idChars, shownStart, shownBytes,
-      wLat, wLon, wUtc, wLocal, wSlot, legPrice, legDist
-    }
+    return Object.fromEntries(LAYOUT.map(([name]) => [name, this[name]])) as unknown as ColumnsImage
   }
 
   /** The counts of the entries in use. */
