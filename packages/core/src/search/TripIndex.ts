@@ -207,7 +207,7 @@ export class TripIndex {
     const same = <A extends object>(a: A, b: A): boolean => (Object.keys(a) as Array<keyof A>).every((k) => a[k] === b[k])
     if (last !== undefined && same(last.columns, now.columns) && same(last.grid, now.grid)) return
     this.version++
-    const image = this.image()
+    const image = { ...now, version: this.version }
     this.announced = image
     for (const listener of this.listeners) listener(image)
   }
