@@ -12,7 +12,7 @@ import {
   ApiMetrics,
   type AppServices,
   corsHeaders,
-  createApp,
+  createRequestListener,
   errorBody,
   type ErrorReply,
   fdLines,
@@ -146,7 +146,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
           }
         })
   const requestLogger = logger ?? jsonLineLogger(requestLines, process.stderr)
-  const app = createApp({
+  const { app, listener } = createRequestListener({
     runtime,
     metrics,
     useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
@@ -160,7 +160,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       corsOrigins
     }
   })
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
+  // Searches are answered by the listener itself, refusals first, the rest by Express.
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, listener)
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
   // oversized headers) never reach Express: they get the Error object all the same.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
