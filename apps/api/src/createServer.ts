@@ -140,6 +140,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
               ? {}
               : {
                   pool: () => ({ queueDepth: pool.queueSize, busyWorkers: pool.busyWorkers, workers: pool.threadIds.length }),
+                  refusals: () => pool.refusals,
                   // One index per process, written in this thread and shared by every worker.
                   indexes: () => [{ holder: "main", trips: pool.indexState.trips, appliedSeq: pool.indexState.seq }]
                 })
@@ -151,7 +152,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     metrics,
     useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
     // A search the pool's admission would refuse is answered 503 before its key is looked up.
-    shedSearch: pool?.admission === undefined ? undefined : (key) => !pool.admits(key),
+    shedSearch: pool?.admission === undefined ? undefined : (key) => pool.shed(key),
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
