@@ -1,14 +1,25 @@
 import { mkdtempSync, rmSync } from "node:fs"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { GeoPoolService } from "@tripsearch/geo-pool"
 import { readExposition, type RequestLogger, seriesOf } from "@tripsearch/http-express"
 import { createKey, openDatabase } from "@tripsearch/storage-sqlite"
+import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
 import { ensureDataset } from "../src/ensureDataset.js"
 
 /** A search by city name over a large radius: each takes the worker a while. */
 const SLOW_SEARCH = "/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris&radius=300&limit=100"
+
+const until = async (what: string, done: () => boolean, ms = 10_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not ${what} after ${ms} ms`)
+    await new Promise((r) => setTimeout(r, 2))
+  }
+}
 
 describe("the search pool's admission, on a listening server", () => {
   const dir = mkdtempSync(join(tmpdir(), "tripsearch-overload-"))
@@ -93,6 +104,47 @@ describe("the search pool's admission, on a listening server", () => {
       } finally {
         await api.close()
       }
+    }
+  })
+
+  it("never runs a search whose client has gone while it waited for a worker", async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const api = await start(
+      { matcherThreads: 1, matcherMaxQueue: 10_000, matcherMaxWaitMs: 60_000 },
+      { info: (entry) => void lines.push(entry), error: () => {} }
+    )
+    try {
+      const { port, ask, refusals } = await listening(api)
+      const pool = Option.getOrThrow(await api.runtime.runPromise(Effect.serviceOption(GeoPoolService)))
+      const admission = pool.admission!
+      for (let k = 0; k < 4; k++) expect((await ask(demoKey)).status).toBe(200)
+      const completedBefore = pool.completed
+      /** Searches the pool took so far since the flood: waiting, started, or done. */
+      const taken = () => admission.size + admission.inFlight + (pool.completed - completedBefore)
+
+      // A flood of the same key fills the one worker's queue for a while (the queue is FIFO within a key).
+      const flood = Array.from({ length: 300 }, () => ask(demoKey))
+      await until("all queued", () => taken() === 300)
+      // Then one more, on a socket of its own, which its client closes once the search waits in the queue.
+      const socket = connect(port, "127.0.0.1")
+      socket.on("error", () => {})
+      socket.write(`GET ${SLOW_SEARCH}&seats=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nkey: ${demoKey}\r\n\r\n`)
+      await until("the last search queued", () => taken() === 301)
+      expect(admission.size).toBeGreaterThan(10)
+      socket.destroy()
+      await until("its client's departure seen", () => admission.refusedFor.clientGone === 1)
+
+      expect((await Promise.all(flood)).every((r) => r.status === 200)).toBe(true)
+      // Every search of the flood ran, and nothing else: the gone client's search never did.
+      await new Promise((r) => setTimeout(r, 100))
+      expect(pool.completed - completedBefore).toBe(300)
+      expect(await refusals()).toEqual({ "reason=queue_time": 0, "reason=queue_count": 0, "reason=client_gone": 1 })
+      // Logged like any other request, as aborted.
+      const aborted = lines.filter((l) => l.aborted === true)
+      expect(aborted).toHaveLength(1)
+      expect(aborted[0]).toMatchObject({ method: "GET", path: "/api/v2/trips" })
+    } finally {
+      await api.close()
     }
   })
 })
