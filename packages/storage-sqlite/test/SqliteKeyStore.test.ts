@@ -4,7 +4,7 @@ import { Context, Effect, Layer, Option, TestClock } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { createKey, hashKey, listKeys, openDatabase, revokeKey, SqliteKeyStore } from "../src/index.js"
-import { tempDir } from "./fixtures.js"
+import { tempDir } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 beforeEach(() => {

@@ -3,7 +3,7 @@ import Database from "better-sqlite3"
 import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { importFeed, INDEX_COLUMNS, makeSqliteTripStore, MIGRATIONS, openDatabase, setRate, SqliteTripStore } from "../src/index.js"
-import { feed, tempDir, tripInput } from "./fixtures.js"
+import { feed, tempDir, tripInput, variedTrips } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 beforeEach(() => {
@@ -13,39 +13,6 @@ afterEach(() => tmp.cleanup())
 
 const withStore = <A>(path: string, f: (store: TripStore["Type"]) => Effect.Effect<A>) =>
   Effect.runPromise(Effect.flatMap(TripStore, f).pipe(Effect.provide(SqliteTripStore.layer(path))))
-
-/** Trips of every shape: 2..10 waypoints, 0- and 2-digit currencies, flags on and off. */
-const variedTrips = () =>
-  Array.from({ length: 30 }, (_, i) => {
-    const n = 2 + (i % 9)
-    const waypoints = Array.from({ length: n }, (_, k) => ({
-      city: `City ${k}`,
-      lat: 40 + k * 0.7 + i * 0.01,
-      lon: -3 + k * 1.3 + i * 0.02,
-      country: "ES",
-      offset_min: k * (35 + i)
-    }))
-    const currency = ["EUR", "HUF", "GBP", "RSD"][i % 4]
-    const legs = Array.from({ length: n - 1 }, (_, k) => ({
-      price: currency === "HUF" || currency === "RSD" ? 1000 + k * 7 + i : 1.1 + k + i / 100,
-      distance_km: 12.3456 + k * 3.21 + i,
-      duration_s: 600 + k * 61 + i
-    }))
-    return tripInput(`v${i}`, {
-      departure_time: `2026-0${1 + (i % 9)}-1${i % 10}T0${i % 10}:15:00${i % 2 ? "Z" : "-03:30"}`,
-      waypoints,
-      legs,
-      currency,
-      seats: 1 + (i % 8),
-      seats_left: i % 2,
-      booking_mode: i % 3 ? "auto" : "manual",
-      booking_type: ["online", "onboard", "no_booking"][i % 3],
-      service: i % 4 ? "standard" : "short",
-      car: { id: "c", make: "M", model: "X", comfort: ["Basic", "Normal", "Comfortable", "Luxury"][i % 4], comfort_nb_star: 1 + (i % 4), category: "CATEGORY_TOURISM" },
-      driver: { id: "d", display_name: "D", picture: i % 5 ? "https://x.test/p.png" : null, experience: i % 5 },
-      ...(i % 7 === 3 ? { status: "cancelled" } : {})
-    })
-  })
 
 describe("SqliteTripStore", () => {
   it("scanIndex gives exactly toIndexRecord(getTrip), with what a search shows, for every active trip", async () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { main } from "../src/cli.js"
 import { openDatabase } from "../src/index.js"
-import { feed, tempDir, tripInput } from "./fixtures.js"
+import { feed, tempDir, tripInput } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs"
 import { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { importFeed, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
-import { feed, tempDir, toLine, tripInput } from "./fixtures.js"
+import { feed, tempDir, toLine, tripInput } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 let db: SqliteDatabase

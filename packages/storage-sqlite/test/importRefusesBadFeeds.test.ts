@@ -6,7 +6,7 @@ import { Readable } from "node:stream"
 import { FastCheck as fc } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { firstInvalidUtf8, getMeta, importFeed, openDatabase, type SqliteDatabase } from "../src/index.js"
-import { feed, tempDir, toLine, tripInput } from "./fixtures.js"
+import { feed, tempDir, toLine, tripInput } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 let db: SqliteDatabase
