@@ -1,1 +1,2 @@
 export * from "./fixtures.js"
+export * from "./storePortSuite.js"
