@@ -61,7 +61,7 @@ const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | unde
   } else {
     lines.push(
       `no demo key file at ${config.demoKeyPath}; create a key with:`,
-      `  node packages/storage-sqlite/dist/cli.js keys create --db ${config.dbPath} --name me`
+      `  node packages/store/dist/cli.js keys create --db ${config.dbPath} --name me`
     )
   }
   return lines.join("\n")

@@ -1,12 +1,11 @@
 import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { toLine, tripInput, variedTrips } from "@tripsearch/store-tests"
+import { freshDatabase, toLine, tripInput, variedTrips } from "@tripsearch/store-tests"
 import { importFeed as importIntoSqlite, openDatabase } from "@tripsearch/storage-sqlite"
 import {
   connectPostgres, createKey, importFeed, listenForChanges, makePostgresKeyStore, makePostgresTripStore, migrate, MIGRATIONS, revokeKey,
   schemaVersion, type Sql
 } from "../src/index.js"
-import { freshDatabase } from "./databases.js"
 
 let database: Awaited<ReturnType<typeof freshDatabase>>
 const pools: Array<Sql> = []

@@ -1,9 +1,8 @@
 import { Readable } from "node:stream"
-import { storePortSuite } from "@tripsearch/store-tests"
+import { freshDatabase, storePortSuite } from "@tripsearch/store-tests"
 import {
   connectPostgres, createKey, importFeed, listKeys, makePostgresTripStore, migrate, PostgresKeyStore, revokeKey, setRate, type Sql
 } from "../src/index.js"
-import { freshDatabase } from "./databases.js"
 
 storePortSuite({
   name: "PostgreSQL",

@@ -79,3 +79,14 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
   }
 }
 
+
+/**
+ * A vitest `globalSetup`: one cluster for a test project's run, its URL provided as `postgresUrl`
+ * (read with `freshDatabase`), stopped afterwards. A package's setup file is
+ * `export { provideCluster as default } from "@tripsearch/store-tests/postgres-cluster"`.
+ */
+export const provideCluster = async (project: { provide: (key: "postgresUrl", value: string) => void }): Promise<() => void> => {
+  const cluster = await startPostgresCluster()
+  project.provide("postgresUrl", cluster.url)
+  return cluster.stop
+}
