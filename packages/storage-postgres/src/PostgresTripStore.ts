@@ -2,6 +2,7 @@ import { CURRENCIES, type CurrencyCode, DEFAULT_RATES, type FeedTrip, type Index
 import { unpackRecord } from "@tripsearch/store-common"
 import { Effect, Layer, Option } from "effect"
 import { connectPostgres, type Sql } from "./connectPostgres.js"
+import { listenForChanges } from "./listenForChanges.js"
 import { migrate } from "./migrations.js"
 
 const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
@@ -80,7 +81,12 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
       if ((CURRENCIES as ReadonlyArray<string>).includes(currency)) rates[currency as CurrencyCode] = per_eur
     }
     return rates as RateTable
-  })
+  }),
+  watchChanges: (onChange) =>
+    Effect.promise(async () => {
+      const listener = await listenForChanges(sql, () => onChange())
+      return listener.close
+    })
 })
 
 /** Sets (or, with `undefined`, removes) the store's own rate of a currency, in units per EUR. */
