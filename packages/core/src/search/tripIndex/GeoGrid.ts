@@ -1,7 +1,9 @@
 import { boundingBox } from "../../geo/boundingBox.js"
 import { EARTH_RADIUS_KM } from "../../geo/haversine.js"
 import type { MatchPlace } from "../MatchRequest.js"
-import { sharedF64, sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
+import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
+
+const sharedF32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(4 * n))
 
 const CELL_DEG = 0.2
 const LON_CELLS = Math.ceil(360 / CELL_DEG) + 1
@@ -13,9 +15,11 @@ const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
 /** The grid cell of a point, as one integer. */
 export const cellOf = (lat: number, lon: number): number => cellKey(latCell(lat), lonCell(lon))
 
-// Chord units are Earth radii: 1e-12 is 6 micrometres, where the chord's and the haversine's
-// rounding are both under 1e-14.
-const SURE_MARGIN = 1e-12
+// Unit vectors are kept as float32 (half the memory, half the bytes a scan reads): each coordinate
+// within 2^-24 of its double, so a chord within 1.1e-7 Earth radii (0.7 m) of the exact one. The
+// chord test widens the radius by MARGIN to keep every waypoint within it, and calls a waypoint
+// surely within the radius only MARGIN inside it (the haversine's own rounding is under 1e-14).
+const MARGIN = 2e-7
 const END_FIRST = 1
 const END_LAST = 2
 const RAD = Math.PI / 180
@@ -83,13 +87,13 @@ export interface GridImage {
   readonly slot: Int32Array
   readonly ends: Uint8Array
   readonly pos: Uint8Array
-  readonly xyz: Float64Array
+  readonly xyz: Float32Array
   readonly head: Int32Array
   readonly next: Int32Array
   readonly added: Int32Array
   readonly addedEnds: Uint8Array
   readonly addedPos: Uint8Array
-  readonly addedXyz: Float64Array
+  readonly addedXyz: Float32Array
   readonly addedCount: Int32Array
 }
 
@@ -112,13 +116,13 @@ export class GeoGrid implements GridImage {
   slot = sharedI32(0)
   ends = sharedU8(0)
   pos = sharedU8(0)
-  xyz = sharedF64(0)
+  xyz = sharedF32(0)
   head = sharedI32(CELLS)
   next = sharedI32(0)
   added = sharedI32(0)
   addedEnds = sharedU8(0)
   addedPos = sharedU8(0)
-  addedXyz = sharedF64(0)
+  addedXyz = sharedF32(0)
   addedCount = sharedI32(1)
 
   /** A reader over the arrays of a writer's image. */
@@ -188,7 +192,7 @@ export class GeoGrid implements GridImage {
     const slots = sharedI32(live)
     const ends = sharedU8(live)
     const pos = sharedU8(live)
-    const xyz = sharedF64(3 * live)
+    const xyz = sharedF32(3 * live)
     for (let w = 0; w < t.waypoints; w++) {
       const c = keys[w]!
       if (c < 0) continue
@@ -215,7 +219,7 @@ export class GeoGrid implements GridImage {
     this.added = sharedI32(room)
     this.addedEnds = sharedU8(room)
     this.addedPos = sharedU8(room)
-    this.addedXyz = sharedF64(3 * room)
+    this.addedXyz = sharedF32(3 * room)
     this.addedCount = sharedI32(1)
   }
 
@@ -243,7 +247,7 @@ export class GeoGrid implements GridImage {
    * (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching rule of each side
    * requires (docs/API.md, Searching). The chord test errs on the inclusive side; `sure` is 1 for a
    * waypoint the chord puts so far inside the circle that its haversine distance is within the
-   * radius too (a margin of 1e-12 Earth radii, some thousand times the rounding of either), else 0:
+   * radius too (by `MARGIN`, well over the rounding of either), else 0:
    * exact distances then come later, for candidate trips only, and only where they decide.
    * `seen` is the arena count loaded at the start of the search: newer entries are skipped.
    */
@@ -254,9 +258,8 @@ export class GeoGrid implements GridImage {
     const py = cosLat * Math.sin(box.lon * RAD)
     const pz = Math.sin(box.lat * RAD)
     const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
-    const limit = chord * chord * (1 + 1e-9) + 1e-15
-    const inner = chord - SURE_MARGIN
-    const sureLimit = inner > 0 ? inner * inner : -1
+    const limit = (chord + MARGIN) * (chord + MARGIN)
+    const sureLimit = chord > MARGIN ? (chord - MARGIN) * (chord - MARGIN) : -1
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
     const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
     for (const key of cells.keys) {
