@@ -22,7 +22,11 @@ export interface ApiConfig {
   readonly port: number
   /** `HOST`, default 127.0.0.1 (set `0.0.0.0` to listen on every interface). */
   readonly host: string
-  /** `TRIPSEARCH_DB`, absolute; default `data/tripsearch.db` under the repository root. */
+  /**
+   * `TRIPSEARCH_DB`: the store. A `postgres://` (or `postgresql://`) URL, kept as given, is a
+   * PostgreSQL database; anything else the path of a SQLite file, made absolute; default
+   * `data/tripsearch.db` under the repository root.
+   */
   readonly dbPath: string
   /** The demo key of the default data set, next to the database: `demo-key.json`. */
   readonly demoKeyPath: string
@@ -56,7 +60,8 @@ export interface ApiConfig {
   /** `CORS_ORIGINS`: `*` (the default, any page) or the comma-separated origins whose pages may read answers. */
   readonly corsOrigins: "*" | ReadonlyArray<string>
   /**
-   * `INDEX_SNAPSHOT`, absolute; default the store's path plus `.index`; `off` keeps none. The pool's
+   * `INDEX_SNAPSHOT`, absolute; default the SQLite store's path plus `.index`, none for a PostgreSQL
+   * store; `off` keeps none. The pool's
    * index is loaded from it at start when it fits the store, and written after a full load and at shutdown.
    */
   readonly indexSnapshotPath: string | undefined
@@ -117,7 +122,16 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const port = integer("PORT", 3000, 0, 65_535) ?? 3000
   const host = trimmed(env, "HOST") ?? "127.0.0.1"
   if (/\s/.test(host)) problems.push(`HOST must be a host name or address, got "${host}"`)
-  const dbPath = path(trimmed(env, "TRIPSEARCH_DB") ?? "data/tripsearch.db")
+  const dbRaw = trimmed(env, "TRIPSEARCH_DB") ?? "data/tripsearch.db"
+  const postgres = /^postgres(ql)?:\/\//i.test(dbRaw)
+  if (postgres) {
+    try {
+      if (new URL(dbRaw).hostname === "") throw new Error("no host")
+    } catch {
+      problems.push("TRIPSEARCH_DB must be a SQLite file path or a URL such as postgres://user@host:5432/database")
+    }
+  }
+  const dbPath = postgres ? dbRaw : path(dbRaw)
   const publicBaseUrl = baseUrl("PUBLIC_BASE_URL", `http://localhost:${port}`)
   const websiteBaseUrl = baseUrl("WEBSITE_BASE_URL", "https://www.tripsearch.example")
   const queryLogRaw = env.QUERY_LOG === undefined ? "data/query-log.ndjson" : env.QUERY_LOG.trim()
@@ -134,14 +148,15 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   if (metricsRaw !== "on" && metricsRaw !== "off") problems.push(`METRICS must be on or off, got "${env.METRICS?.trim()}"`)
   const corsOrigins = origins(trimmed(env, "CORS_ORIGINS"), problems)
   const snapshotRaw = trimmed(env, "INDEX_SNAPSHOT")
-  const indexSnapshotPath = snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : `${dbPath}.index`
+  const indexSnapshotPath =
+    snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : postgres ? undefined : `${dbPath}.index`
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
     port,
     host,
     dbPath,
-    demoKeyPath: resolve(dirname(dbPath), "demo-key.json"),
+    demoKeyPath: resolve(postgres ? resolve(REPO_ROOT, "data") : dirname(dbPath), "demo-key.json"),
     publicBaseUrl,
     websiteBaseUrl,
     queryLogPath,

@@ -22,7 +22,7 @@ import {
   supportLinkOf,
   varyHeader
 } from "@tripsearch/http-express"
-import { SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { keyStoreLayer, tripStoreLayer } from "@tripsearch/store"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { type ApiConfig, DEFAULT_MATCHER_MAX_QUEUE, DEFAULT_MATCHER_MAX_WAIT_MS } from "./config.js"
 
@@ -40,7 +40,8 @@ export const apiLayer = (
   config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "indexSnapshotPath">>
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
-  const store = SqliteTripStore.layer(config.dbPath)
+  // A SQLite file or a PostgreSQL database, by the form of TRIPSEARCH_DB.
+  const store = tripStoreLayer(config.dbPath)
   // The pool runs whole searches on worker threads over one shared index, which this thread's
   // writer keeps fresh from the store; each worker has its own read connection (for the shown
   // trips). This thread resolves the searches' place names with the process's one gazetteer
@@ -65,8 +66,8 @@ export const apiLayer = (
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
     config.productionDailyLimit === undefined
-      ? SqliteKeyStore.layer(config.dbPath)
-      : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(SqliteKeyStore.layer(config.dbPath)))
+      ? keyStoreLayer(config.dbPath)
+      : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(keyStoreLayer(config.dbPath)))
   return Layer.mergeAll(matcherAndStore, keys, places)
 }
 

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { displayDb, isPostgresUrl } from "@tripsearch/store"
 import { type ApiConfig, ConfigError, loadConfig } from "./config.js"
 import { createServer } from "./createServer.js"
 import { type DemoKey, ensureDataset } from "./ensureDataset.js"
@@ -15,7 +16,8 @@ store and creates a demo key; later starts reuse them. Ctrl-C (SIGINT) or SIGTER
 Everything else is configured by the environment:
   PORT                     listening port (default 3000)
   HOST                     listening address (default 127.0.0.1; 0.0.0.0 for every interface)
-  TRIPSEARCH_DB            the SQLite store, relative to the repository (default data/tripsearch.db)
+  TRIPSEARCH_DB            the store: a SQLite file, relative to the repository (default data/tripsearch.db),
+                           or a PostgreSQL database, postgres://user@host:port/database
   PUBLIC_BASE_URL          base of _self links (default http://localhost:$PORT)
   WEBSITE_BASE_URL         base of _front links (default https://www.tripsearch.example)
   QUERY_LOG                request log for the replay tool (default data/query-log.ndjson; off: none)
@@ -25,7 +27,8 @@ Everything else is configured by the environment:
   MATCHER_MAX_QUEUE        searches waiting for a worker before a 503 (default 2048)
   MATCHER_MAX_WAIT_MS      longest wait for a worker before a search is refused 503 (default 500; off: none)
   METRICS                  Prometheus metrics at GET /metrics (default on; off: none)
-  INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the store's path + .index; off: none)
+  INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the SQLite store's path + .index,
+                           none for PostgreSQL; off: none)
   CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)`
 
 /** The command line takes no arguments but `--help`: anything else is a mistake to report, not ignore. */
@@ -50,7 +53,7 @@ const progressPrinter = () => {
 const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | undefined): string => {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address
   const lines = [
-    `tripsearch API listening on http://${host}:${address.port} (public base URL ${config.publicBaseUrl}, store ${config.dbPath})`
+    `tripsearch API listening on http://${host}:${address.port} (public base URL ${config.publicBaseUrl}, store ${displayDb(config.dbPath)})`
   ]
   if (demoKey !== undefined) {
     lines.push(
@@ -60,8 +63,8 @@ const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | unde
     )
   } else {
     lines.push(
-      `no demo key file at ${config.demoKeyPath}; create a key with:`,
-      `  node packages/storage-sqlite/dist/cli.js keys create --db ${config.dbPath} --name me`
+      isPostgresUrl(config.dbPath) ? "create a key with:" : `no demo key file at ${config.demoKeyPath}; create a key with:`,
+      `  node packages/store/dist/cli.js keys create --db ${displayDb(config.dbPath)} --name me`
     )
   }
   return lines.join("\n")
@@ -81,7 +84,8 @@ export const main = async (): Promise<void> => {
   }
 
   const startedAt = Date.now()
-  const firstStart = await ensureDataset({
+  // A PostgreSQL store is the operators' own: its trips come from their imports, never a generated set.
+  const firstStart = isPostgresUrl(config.dbPath) ? { created: false, replaced: false, demoKey: undefined } : await ensureDataset({
     dbPath: config.dbPath,
     demoKeyPath: config.demoKeyPath,
     trips: config.seedTrips,

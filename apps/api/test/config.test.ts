@@ -61,6 +61,11 @@ describe("loadConfig", () => {
     // The snapshot follows the store unless named; off keeps none.
     expect(loadConfig({ TRIPSEARCH_DB: "/tmp/x/trips.db" }).indexSnapshotPath).toBe("/tmp/x/trips.db.index")
     expect(loadConfig({ INDEX_SNAPSHOT: " OFF " }).indexSnapshotPath).toBeUndefined()
+    // A PostgreSQL URL is kept as given, and has no snapshot unless one is named.
+    const postgres = loadConfig({ TRIPSEARCH_DB: " postgres://api:secret@db.internal:5432/trips " })
+    expect(postgres).toMatchObject({ dbPath: "postgres://api:secret@db.internal:5432/trips", indexSnapshotPath: undefined })
+    expect(loadConfig({ TRIPSEARCH_DB: "postgresql://db/trips", INDEX_SNAPSHOT: "/var/lib/trips.index" }).indexSnapshotPath).toBe("/var/lib/trips.index")
+    expect(() => loadConfig({ TRIPSEARCH_DB: "postgres://" })).toThrow(/TRIPSEARCH_DB must be a SQLite file path or a URL such as postgres:\/\/user@host:5432\/database/)
     // off: the wait for a worker is bounded by MATCHER_MAX_QUEUE only.
     expect(loadConfig({ MATCHER_MAX_WAIT_MS: "off" }).matcherMaxWaitMs).toBeUndefined()
     expect(() => loadConfig({ MATCHER_MAX_WAIT_MS: "0" })).toThrow(/MATCHER_MAX_WAIT_MS must be an integer from 1 to 60000/)

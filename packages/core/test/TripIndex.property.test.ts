@@ -41,6 +41,41 @@ describe("TripIndex against the brute-force reference", () => {
     )
   })
 
+  it("agrees with the reference on trips of up to 24 waypoints (stop-overs past the 15th near a place)", () => {
+    fc.assert(
+      fc.property(indexRecords(30, undefined, 24), matchRequest, (records, req) => {
+        const index = TripIndex.from(records)
+        expect(index.search(req)).toEqual(referenceSearch(records, req))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("agrees with the reference on waypoints exactly on the radius or a hair inside or outside it", () => {
+    // The grid's chord test keeps a margin on either side of the radius, and skips the haversine
+    // for waypoints well inside it: the radius is set here at a waypoint's own distance, give or
+    // take the last bits of a double, so both margins are crossed.
+    const hair = fc.constantFrom(0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9, 3e-5, -3e-5, 3e-4, -3e-4)
+    fc.assert(
+      fc.property(indexRecords(40), matchRequest, fc.nat(), fc.nat(), hair, hair, (records, req, pick, k, hairF, hairT) => {
+        fc.pre(records.length > 0)
+        const r = records[pick % records.length]!
+        const at = (place: NonNullable<MatchRequest["from"]>, w: number, hairKm: number) => ({
+          ...place,
+          radiusKm: Math.max(1e-6, haversineKm(place.lat, place.lon, r.lat[w]!, r.lon[w]!) * (1 + hairKm))
+        })
+        const n = r.lat.length
+        const edged: MatchRequest = {
+          ...req,
+          ...(req.from !== undefined ? { from: at(req.from, k % (n - 1), hairF) } : {}),
+          ...(req.to !== undefined ? { to: at(req.to, 1 + (k % (n - 1)), hairT) } : {})
+        }
+        expect(TripIndex.from(records).search(edged)).toEqual(referenceSearch(records, edged))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it("ranks top trips in one total order, zero distances last, whatever the order of the trips", () => {
     // A zero-price segment over 1 m, a zero-price one and a priced one over 0 m: compared as bare
     // cross products these form a cycle (0·1 = 0·0, 0·0 = p·0, 0·0 < p·1), and the ranking then

@@ -31,15 +31,16 @@ const pointNear = (hubs: ReadonlyArray<Hub>) =>
     })
 const point = pointNear(HUBS)
 
-export const indexRecord = (id: string, hubs: ReadonlyArray<Hub> = HUBS): fc.Arbitrary<IndexRecord> =>
+/** A trip of 2 to `maxPoints` waypoints around `hubs`. */
+export const indexRecord = (id: string, hubs: ReadonlyArray<Hub> = HUBS, maxPoints = 6): fc.Arbitrary<IndexRecord> =>
   fc
     .record({
-      points: fc.array(hubs === HUBS ? point : pointNear(hubs), { minLength: 2, maxLength: 6 }),
+      points: fc.array(hubs === HUBS ? point : pointNear(hubs), { minLength: 2, maxLength: maxPoints }),
       departure: fc.integer({ min: -1 * 24 * 60, max: 8 * 24 * 60 }),
-      gaps: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 5, maxLength: 5 }),
+      gaps: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: maxPoints - 1, maxLength: maxPoints - 1 }),
       zone: fc.constantFrom(0, 60, 120, -300, 330),
-      prices: fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 5, maxLength: 5 }),
-      dists: fc.array(fc.integer({ min: 0, max: 300_000 }), { minLength: 5, maxLength: 5 }),
+      prices: fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: maxPoints - 1, maxLength: maxPoints - 1 }),
+      dists: fc.array(fc.integer({ min: 0, max: 300_000 }), { minLength: maxPoints - 1, maxLength: maxPoints - 1 }),
       currency: fc.constantFrom(...CURRENCIES),
       seats: fc.integer({ min: 1, max: 8 }),
       left: fc.integer({ min: 0, max: 8 }),
@@ -77,8 +78,8 @@ export const indexRecord = (id: string, hubs: ReadonlyArray<Hub> = HUBS): fc.Arb
     })
 
 /** Ids chosen so that code-unit order matters (`t10` < `t1_0_2` < `t9`). */
-export const indexRecords = (max: number, hubs: ReadonlyArray<Hub> = HUBS): fc.Arbitrary<Array<IndexRecord>> =>
-  fc.integer({ min: 0, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => indexRecord(`t${k}`, hubs))))
+export const indexRecords = (max: number, hubs: ReadonlyArray<Hub> = HUBS, maxPoints = 6): fc.Arbitrary<Array<IndexRecord>> =>
+  fc.integer({ min: 0, max }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => indexRecord(`t${k}`, hubs, maxPoints))))
 
 const placeNear = (hubs: ReadonlyArray<Hub>) =>
   fc.option(

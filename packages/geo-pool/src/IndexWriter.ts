@@ -12,6 +12,9 @@ export type IndexMessage =
   /** A worker that just started asks for the current image. */
   | { readonly _tag: "ImageWanted" }
 
+/** How often a store that wakes its followers (`TripStore.watchChanges`) is polled all the same. */
+export const WATCHED_REFRESH_MS = 1_000
+
 /** The slots of `IndexWriter.stats`, a Float64Array in shared memory that workers read for `Stats`. */
 export const STATS = { trips: 0, seq: 1, buildMs: 2, refreshes: 3, refreshFailures: 4, lastRefreshAt: 5 } as const
 export const STATS_LENGTH = 6
@@ -40,7 +43,8 @@ export interface IndexLoad {
 /**
  * The process's one `TripIndex` and its one writer: it loads every active trip from the store
  * (the `TripStore` port, whichever adapter is configured), then follows the store's change
- * sequence every `refreshMs` in the thread that started it. The pool's workers never touch the
+ * sequence in the thread that started it: every `refreshMs`, or, for a store that wakes its
+ * followers (`watchChanges`, PostgreSQL's LISTEN/NOTIFY), at each wake-up and every second at least. The pool's workers never touch the
  * store: they search the index's shared arrays (`TripSearcher.over`), whose images the writer
  * broadcasts on `channelName` when an array is replaced and to any worker asking for one, with the
  * store's currency rates. A refresh that fails leaves the index as it was and is retried at the
@@ -52,6 +56,9 @@ export class IndexWriter {
   private readonly channel: BroadcastChannel
   private readonly timer: ReturnType<typeof setInterval>
   private running: Promise<void> | undefined
+  /** A wake-up came while a refresh ran, which may have read the store before that change. */
+  private again = false
+  private unwatch: (() => Promise<void>) | undefined
   private closed = false
 
   private constructor(
@@ -79,8 +86,21 @@ export class IndexWriter {
       }
     }
     index.onImage((image) => this.post(image))
-    this.timer = setInterval(() => void this.refresh(), refreshMs)
+    // A store that wakes its followers is polled only as a safety net, once a second at most.
+    this.timer = setInterval(() => void this.refresh(), store.watchChanges === undefined ? refreshMs : Math.max(refreshMs, WATCHED_REFRESH_MS))
     this.timer.unref()
+  }
+
+  /** Refreshes at each of the store's wake-ups (stores that have them), from now until `close`. */
+  private async watch(): Promise<void> {
+    if (this.store.watchChanges === undefined) return
+    this.unwatch = await Effect.runPromise(this.store.watchChanges(() => this.wake()))
+  }
+
+  /** A change may have been committed: refresh now, or again right after the refresh under way. */
+  private wake(): void {
+    if (this.running !== undefined) this.again = true
+    else void this.refresh()
   }
 
   /**
@@ -99,7 +119,9 @@ export class IndexWriter {
           read.index.apply(changes.upserts, changes.removed)
           const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ms: performance.now() - t0 }
           const rates = await Effect.runPromise(store.rates)
-          return new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq, rates)
+          const writer = new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq, rates)
+          await writer.watch()
+          return writer
         }
         reason = `the store is at change ${changes.seq}, before the snapshot's ${read.seq}`
       } else reason = read.reason
@@ -112,6 +134,7 @@ export class IndexWriter {
     const rates = await Effect.runPromise(store.rates)
     const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1, rates)
     writer.saveSnapshot()
+    await writer.watch()
     return writer
   }
 
@@ -142,6 +165,10 @@ export class IndexWriter {
     if (this.closed) return Promise.resolve()
     this.running ??= this.pull().finally(() => {
       this.running = undefined
+      if (this.again) {
+        this.again = false
+        void this.refresh()
+      }
     })
     return this.running
   }
@@ -188,6 +215,7 @@ export class IndexWriter {
    */
   async close(): Promise<void> {
     clearInterval(this.timer)
+    await this.unwatch?.().catch(() => {})
     await this.running
     this.closed = true
     this.channel.close()

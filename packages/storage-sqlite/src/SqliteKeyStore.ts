@@ -1,6 +1,6 @@
 import { type ApiKey, KeyStore } from "@tripsearch/core"
 import { Effect, Layer, Option, Schedule } from "effect"
-import { hashKey, KEY_COLUMNS, keyInfoOf } from "./keys.js"
+import { hashKey, KEY_COLUMNS, keyInfoOf } from "@tripsearch/store-common"
 import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
 
 export interface SqliteKeyStoreService {

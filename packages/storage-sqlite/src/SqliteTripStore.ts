@@ -1,7 +1,7 @@
 import { CURRENCIES, DEFAULT_RATES, type CurrencyCode, encodeShown, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
 import { Effect, Layer, Option } from "effect"
 import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
-import { INDEX_COLUMNS, unpackRecord } from "./packTrip.js"
+import { INDEX_COLUMNS, unpackRecord } from "@tripsearch/store-common"
 
 const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
   trip: JSON.parse(tripJson) as FeedTrip,

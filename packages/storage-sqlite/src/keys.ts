@@ -1,69 +1,15 @@
-import { createHash, randomBytes } from "node:crypto"
-import type { ApiKey, KeyTier } from "@tripsearch/core"
+import { type CreateKeyInput, KEY_COLUMNS, type KeyInfo, keyInfoOf, type KeyRow, hashKey, newKey } from "@tripsearch/store-common"
 import type { SqliteDatabase } from "./openDatabase.js"
 
-/** Basic keys get 10,000 requests per UTC day. */
-export const BASIC_DAILY_LIMIT = 10_000
-/** Default daily limit of a production key (configurable per key). */
-export const PRODUCTION_DAILY_LIMIT = 1_000_000
+export { BASIC_DAILY_LIMIT, type CreateKeyInput, hashKey, KEY_COLUMNS, type KeyInfo, keyInfoOf, PRODUCTION_DAILY_LIMIT } from "@tripsearch/store-common"
 
-/** Hex SHA-256 of a plain key: the only form in which a key is stored. */
-export const hashKey = (plainKey: string): string => createHash("sha256").update(plainKey, "utf8").digest("hex")
-
-export interface KeyInfo extends ApiKey {
-  readonly createdAt: string
-  readonly revokedAt: string | null
-}
-
-export interface CreateKeyInput {
-  readonly name: string
-  readonly tier?: KeyTier
-  /** Only for production keys (basic keys always get BASIC_DAILY_LIMIT). */
-  readonly dailyLimit?: number
-}
-
-interface KeyRow {
-  id: string
-  name: string
-  tier: KeyTier
-  daily_limit: number
-  created_at: string
-  revoked_at: string | null
-}
-
-export const keyInfoOf = (row: KeyRow): KeyInfo => ({
-  id: row.id,
-  name: row.name,
-  tier: row.tier,
-  dailyLimit: row.daily_limit,
-  revoked: row.revoked_at !== null,
-  createdAt: row.created_at,
-  revokedAt: row.revoked_at
-})
-
-export const KEY_COLUMNS = "id, name, tier, daily_limit, created_at, revoked_at"
-
-/**
- * Creates an API key: 32 random URL-safe characters (192 bits), never starting with "-" (command
- * lines would read `--key -abc...` as a missing value, as the replay tool's parser does). The plain
- * key is returned once and only its SHA-256 is stored.
- */
+/** Creates an API key (`newKey`'s rules): the plain key is returned once and only its SHA-256 is stored. */
 export const createKey = (db: SqliteDatabase, input: CreateKeyInput): { readonly id: string; readonly key: string } => {
-  const tier = input.tier ?? "basic"
-  if (tier !== "basic" && tier !== "production") throw new Error(`tier must be basic or production, got ${String(tier)}`)
-  if (input.name.trim() === "") throw new Error("a key needs a name")
-  if (tier === "basic" && input.dailyLimit !== undefined && input.dailyLimit !== BASIC_DAILY_LIMIT) {
-    throw new Error(`basic keys have a fixed daily limit of ${BASIC_DAILY_LIMIT}`)
-  }
-  const dailyLimit = tier === "basic" ? BASIC_DAILY_LIMIT : input.dailyLimit ?? PRODUCTION_DAILY_LIMIT
-  if (!Number.isSafeInteger(dailyLimit) || dailyLimit < 1) throw new Error(`daily limit must be a positive integer, got ${dailyLimit}`)
-  const id = `key-${randomBytes(6).toString("hex")}`
-  let key = randomBytes(24).toString("base64url")
-  while (key.startsWith("-")) key = randomBytes(24).toString("base64url")
+  const k = newKey(input)
   db.prepare("INSERT INTO api_keys (id, name, tier, daily_limit, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
-    id, input.name, tier, dailyLimit, hashKey(key), new Date().toISOString()
+    k.id, k.name, k.tier, k.dailyLimit, k.hash, k.createdAt
   )
-  return { id, key }
+  return { id: k.id, key: k.key }
 }
 
 /** Every key, revoked ones included, oldest first. */

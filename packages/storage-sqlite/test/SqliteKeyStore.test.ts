@@ -1,19 +1,16 @@
 import { it as effectIt } from "@effect/vitest"
 import { KeyStore } from "@tripsearch/core"
-import { Context, Effect, Layer, Option, TestClock } from "effect"
+import { Context, Effect, Layer, TestClock } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { createKey, hashKey, listKeys, openDatabase, revokeKey, SqliteKeyStore } from "../src/index.js"
-import { tempDir } from "./fixtures.js"
+import { createKey, hashKey, openDatabase, SqliteKeyStore } from "../src/index.js"
+import { tempDir } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 beforeEach(() => {
   tmp = tempDir()
 })
 afterEach(() => tmp.cleanup())
-
-const withKeys = <A>(path: string, f: (keys: KeyStore["Type"]) => Effect.Effect<A>) =>
-  Effect.runPromise(Effect.flatMap(KeyStore, f).pipe(Effect.provide(SqliteKeyStore.layer(path))))
 
 describe("keys", () => {
   it("stores only the hash: the key is nowhere in the database files", () => {
@@ -41,66 +38,6 @@ describe("keys", () => {
     expect(keys.filter((key) => key.startsWith("-"))).toEqual([])
     expect(keys.every((key) => /^[A-Za-z0-9_][A-Za-z0-9_-]{31}$/.test(key))).toBe(true)
     expect(new Set(keys).size).toBe(keys.length)
-  })
-
-  it("finds a key by its plain value; unknown and revoked keys are none", async () => {
-    const path = tmp.path("store.db")
-    const db = openDatabase(path)
-    const basic = createKey(db, { name: "basic one" })
-    const prod = createKey(db, { name: "prod one", tier: "production", dailyLimit: 250_000 })
-    const prodDefault = createKey(db, { name: "prod default", tier: "production" })
-    expect(() => createKey(db, { name: "bad", tier: "basic", dailyLimit: 5 })).toThrow(/basic keys/)
-    expect(() => createKey(db, { name: "bad", tier: "production", dailyLimit: 0 })).toThrow(/positive integer/)
-    db.close()
-    await withKeys(path, (keys) =>
-      Effect.gen(function* () {
-        expect(yield* keys.find(basic.key)).toEqual(Option.some({ id: basic.id, name: "basic one", tier: "basic", dailyLimit: 10_000, revoked: false }))
-        expect(yield* keys.find(prod.key)).toEqual(Option.some({ id: prod.id, name: "prod one", tier: "production", dailyLimit: 250_000, revoked: false }))
-        expect(Option.getOrThrow(yield* keys.find(prodDefault.key)).dailyLimit).toBe(1_000_000)
-        expect(yield* keys.find("not-a-key")).toEqual(Option.none())
-        expect(yield* keys.find(basic.key.slice(0, 31))).toEqual(Option.none())
-      })
-    )
-    const db2 = openDatabase(path)
-    expect(revokeKey(db2, prod.id)).toBe(true)
-    expect(revokeKey(db2, prod.id)).toBe(false)
-    expect(revokeKey(db2, "key-unknown")).toBe(false)
-    expect(listKeys(db2).map((k) => [k.id, k.revoked])).toEqual([
-      [basic.id, false],
-      [prod.id, true],
-      [prodDefault.id, false]
-    ])
-    db2.close()
-    expect(await withKeys(path, (keys) => keys.find(prod.key))).toEqual(Option.none())
-  })
-
-  it("counts usage in memory, flushes it on release, and it survives reopening", async () => {
-    const path = tmp.path("store.db")
-    const db = openDatabase(path)
-    const { id } = createKey(db, { name: "counter" })
-    db.close()
-    const first = await withKeys(path, (keys) =>
-      Effect.gen(function* () {
-        for (let i = 0; i < 25; i++) yield* keys.count(id, "2026-07-15")
-        yield* keys.count(id, "2026-07-16")
-        return [yield* keys.usage(id, "2026-07-15"), yield* keys.usage(id, "2026-07-16"), yield* keys.usage(id, "2026-07-17")]
-      })
-    )
-    expect(first).toEqual([25, 1, 0])
-    const second = await withKeys(path, (keys) =>
-      Effect.gen(function* () {
-        const stored = yield* keys.usage(id, "2026-07-15")
-        yield* keys.count(id, "2026-07-15")
-        return [stored, yield* keys.usage(id, "2026-07-15")]
-      })
-    )
-    expect(second).toEqual([25, 26])
-    const db2 = openDatabase(path)
-    expect(db2.prepare("SELECT day, count FROM key_usage WHERE key_id = ? ORDER BY day").all(id)).toEqual([
-      { day: "2026-07-15", count: 26 },
-      { day: "2026-07-16", count: 1 }
-    ])
-    db2.close()
   })
 })
 

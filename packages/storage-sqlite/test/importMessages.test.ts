@@ -2,7 +2,7 @@ import { decodeFeedLine, FeedTrip } from "@tripsearch/core"
 import { Either, type SchemaAST as AST } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeFeedLineFast, importFeed, openDatabase } from "../src/index.js"
-import { toLine, tripInput } from "./fixtures.js"
+import { toLine, tripInput } from "@tripsearch/store-tests"
 
 type Kind = "type" | "missing" | "range" | "enum" | "rule"
 const MISSING = Symbol("missing")

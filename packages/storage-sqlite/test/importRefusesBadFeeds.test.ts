@@ -1,12 +1,10 @@
-import { execFileSync, spawnSync } from "node:child_process"
 import { isUtf8 } from "node:buffer"
 import { writeFileSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { Readable } from "node:stream"
 import { FastCheck as fc } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { firstInvalidUtf8, getMeta, importFeed, openDatabase, type SqliteDatabase } from "../src/index.js"
-import { feed, tempDir, toLine, tripInput } from "./fixtures.js"
+import { feed, tempDir, toLine, tripInput } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 let db: SqliteDatabase
@@ -39,8 +37,6 @@ const chunksOf = (b: Buffer, size: number): Array<Buffer> => {
   return out
 }
 
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
-const runCli = (...args: ReadonlyArray<string>) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" })
 
 describe("a byte that is not UTF-8 refuses the whole file", () => {
   it("inside a JSON string: named by line and offset, nothing stored, every bad line listed", async () => {
@@ -89,19 +85,6 @@ describe("a byte that is not UTF-8 refuses the whole file", () => {
       { numRuns: 2_000 }
     )
   })
-
-  it("through the store CLI: exit 1, the line and offset on stderr, the store as it was", async () => {
-    await importFeed(db, [toLine(tripInput("keep"))])
-    const before = state(db)
-    const bad = lineWithBytes("x2", [0xff])
-    const path = writeBytes(tmp.path("latin1.ndjson"), lines(toLine(tripInput("x1")), bad))
-    const r = runCli("import", "--db", tmp.path("store.db"), path)
-    expect(r.status).toBe(1)
-    expect(r.stdout).toBe("")
-    expect(r.stderr).toContain(`${path}: rejected, nothing imported (1 errors)`)
-    expect(r.stderr).toContain(`${path}: line 2: (line): must be valid UTF-8, got byte 0xFF at offset ${bad.indexOf(0xff)} of the line`)
-    expect(state(db)).toEqual(before)
-  })
 })
 
 describe("a UTF-8 byte-order mark at the very start is skipped", () => {
@@ -123,11 +106,6 @@ describe("a UTF-8 byte-order mark at the very start is skipped", () => {
     const before = state(db)
     expect(await importFeed(db, writeBytes(tmp.path("only-bom.ndjson"), BOM))).toEqual({ ok: true, imported: 0, unchanged: 0, seq: 0 })
     expect(state(db)).toEqual(before)
-  })
-
-  it("through the store CLI", () => {
-    const path = writeBytes(tmp.path("windows.ndjson"), Buffer.concat([BOM, Buffer.from(feed([tripInput("w1")]).replace(/\n/g, "\r\n"))]))
-    expect(execFileSync(process.execPath, [cli, "import", "--db", tmp.path("store.db"), path], { encoding: "utf8" })).toBe(`${path}: imported 1 trips (seq 1)\n`)
   })
 })
 
@@ -157,18 +135,6 @@ describe("an import that changes nothing leaves the store as it was", () => {
     expect(await importFeed(db, [toLine(trips[0]!), toLine(tripInput("a2", { seats_left: 0 }))])).toEqual({ ok: true, imported: 2, unchanged: 1, seq: 3 })
     expect(seqs(db)).toEqual([{ id: "a1", seq: 1 }, { id: "a2", seq: 3 }])
     expect(getMeta(db, "data_version")).toBe("2")
-  })
-
-  it("through the store CLI: an empty file says nothing changed and moves nothing", () => {
-    const store = tmp.path("store.db")
-    const first = tmp.write("first.ndjson", feed([tripInput("e1")]))
-    expect(runCli("import", "--db", store, first).stdout).toBe(`${first}: imported 1 trips (seq 1)\n`)
-    const before = state(db)
-    const empty = tmp.write("empty.ndjson", "")
-    const again = runCli("import", "--db", store, empty, first)
-    expect(again.status).toBe(0)
-    expect(again.stdout).toBe(`${empty}: nothing changed (no trips; seq 1)\n${first}: nothing changed (1 trips, each stored already as given; seq 1)\n`)
-    expect(state(db)).toEqual(before)
   })
 })
 

@@ -31,5 +31,12 @@ export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
     readonly identity: Effect.Effect<string>
     /** Currency rates (units per EUR), defaults overridden by the store's own. */
     readonly rates: Effect.Effect<RateTable>
+    /**
+     * For a store that can tell its followers (PostgreSQL's NOTIFY): calls `onChange` as soon as a
+     * change is committed, and whenever notices may have been missed (a reconnection); the follower
+     * then reads `changesSince`. Resolves with the function that stops it. A store without it is
+     * polled.
+     */
+    readonly watchChanges?: (onChange: () => void) => Effect.Effect<() => Promise<void>>
   }
 >() {}

@@ -169,7 +169,7 @@ export class TripIndex {
     // of the previous image, whose copies of the columns end before its slot or its waypoints.
     const grown = t.alive !== alive || t.wLat !== wLat || t.idChars !== idChars || t.shownBytes !== shownBytes
     if (grown || this.grid.room < n) return this.rebuildGrid()
-    for (let k = 0, w = t.wpStart[slot]!; k < n; k++, w++) this.grid.add(slot, k, n, t.wLat[w]!, t.wLon[w]!)
+    this.grid.addTrip(t, slot)
   }
 
   private kill(id: string): void {

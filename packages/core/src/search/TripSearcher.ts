@@ -1,10 +1,11 @@
 import { haversineKm } from "../geo/haversine.js"
 import type { MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
-import { bestSegment, distancesTo } from "./tripIndex/bestSegment.js"
+import { bestSegment } from "./tripIndex/bestSegment.js"
 import { FacetTally, Tally } from "./tripIndex/facets.js"
 import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
 import { Matches } from "./tripIndex/ranking.js"
+import { NearHits } from "./tripIndex/NearHits.js"
 import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
 import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
@@ -26,9 +27,8 @@ export class TripSearcher {
     return new TripSearcher(TripColumns.attach(image.columns), GeoGrid.attach(image.grid))
   }
 
-  // Per-query scratch: a stamp says "written by query q", so nothing needs clearing between queries.
-  private query = 0
-  private tripStamp: Int32Array = new Int32Array(0)
+  // Per-search scratch, reused: the hits near each place, the distances of one candidate, tallies.
+  private readonly near = new NearHits()
   private readonly distF = new Float64Array(256)
   private readonly distT = new Float64Array(256)
   private readonly dayTally = new Tally(1024)
@@ -36,28 +36,25 @@ export class TripSearcher {
 
   search(req: MatchRequest): MatchResult {
     const t = this.t
-    if (this.tripStamp.length < t.alive.length) this.tripStamp = new Int32Array(t.alive.length)
-    if (++this.query > 0x3fffffff) {
-      this.query = 1
-      this.tripStamp.fill(0)
-    }
-    const q = this.query
+    const near = this.near
+    near.begin(t.alive.length)
     // Arena entries the writer adds from now on are left to the next search.
     const seen = this.grid.waiting
-    const candidates: Array<number> = []
     const { from, to } = req
-    const collect = (slot: number): void => {
-      if (this.tripStamp[slot] !== q) {
-        this.tripStamp[slot] = q
-        candidates.push(slot)
-      }
-    }
-    // A pair is matched from one side only, the one with fewer waypoints around it: the other
-    // side is checked per candidate trip, which costs far less than scanning a second city.
     const fromCells = from === undefined ? undefined : this.grid.cellsOf(flatBox(from))
     const toCells = to === undefined ? undefined : this.grid.cellsOf(flatBox(to))
-    if (fromCells !== undefined && (toCells === undefined || fromCells.entries <= toCells.entries)) this.grid.scanNear(fromCells, "last", seen, collect)
-    else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, collect)
+    if (fromCells !== undefined && toCells !== undefined) {
+      // The side with fewer waypoints marks its trips, the other takes the marked ones.
+      if (fromCells.entries <= toCells.entries) {
+        this.grid.scanNear(fromCells, "last", seen, near.markFrom)
+        this.grid.scanNear(toCells, "first", seen, near.thenTo)
+      } else {
+        this.grid.scanNear(toCells, "first", seen, near.markTo)
+        this.grid.scanNear(fromCells, "last", seen, near.thenFrom)
+      }
+    } else if (fromCells !== undefined) this.grid.scanNear(fromCells, "last", seen, near.onlyFrom)
+    else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, near.onlyTo)
+    const candidates = near.candidates
     const fromBox = fromCells?.box
     const toBox = toCells?.box
     const dF = this.distF
@@ -81,8 +78,7 @@ export class TripSearcher {
       if (!includeShort && (flags & FLAG_SHORT) !== 0) continue
       const w0 = t.wpStart[slot]!
       const last = t.wpCount[slot]! - 1
-      if (fromBox !== undefined) distancesTo(t, fromBox, w0, 0, last - 1, dF)
-      if (toBox !== undefined) distancesTo(t, toBox, w0, 1, last, dT)
+      near.distances(t, slot, w0, last, fromBox, toBox, dF, dT)
       const segment = bestSegment(fromBox !== undefined, toBox !== undefined, last, dF, dT)
       // The chord test let through a waypoint just outside the radius, and nothing else matched.
       if (segment < 0) continue

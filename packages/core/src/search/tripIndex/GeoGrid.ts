@@ -1,7 +1,9 @@
 import { boundingBox } from "../../geo/boundingBox.js"
 import { EARTH_RADIUS_KM } from "../../geo/haversine.js"
 import type { MatchPlace } from "../MatchRequest.js"
-import { sharedF64, sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
+import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
+
+const sharedF32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(4 * n))
 
 const CELL_DEG = 0.2
 const LON_CELLS = Math.ceil(360 / CELL_DEG) + 1
@@ -13,6 +15,11 @@ const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
 /** The grid cell of a point, as one integer. */
 export const cellOf = (lat: number, lon: number): number => cellKey(latCell(lat), lonCell(lon))
 
+// Unit vectors are kept as float32 (half the memory, half the bytes a scan reads): each coordinate
+// within 2^-24 of its double, so a chord within 1.1e-7 Earth radii (0.7 m) of the exact one. The
+// chord test widens the radius by MARGIN to keep every waypoint within it, and calls a waypoint
+// surely within the radius only MARGIN inside it (the haversine's own rounding is under 1e-14).
+const MARGIN = 2e-7
 const END_FIRST = 1
 const END_LAST = 2
 const RAD = Math.PI / 180
@@ -25,6 +32,8 @@ const RAD = Math.PI / 180
 export interface FlatBox {
   readonly lat: number
   readonly lon: number
+  /** `Math.cos` of the latitude, for `haversineKmFrom`. */
+  readonly cosLat: number
   readonly radiusKm: number
   readonly minLat: number
   readonly maxLat: number
@@ -39,6 +48,7 @@ export const flatBox = (place: MatchPlace): FlatBox => {
   return {
     lat: place.lat,
     lon: place.lon,
+    cosLat: Math.cos(place.lat * RAD),
     radiusKm: place.radiusKm,
     minLat: box.minLat,
     maxLat: box.maxLat,
@@ -76,39 +86,43 @@ export interface GridImage {
   readonly start: Int32Array
   readonly slot: Int32Array
   readonly ends: Uint8Array
-  readonly xyz: Float64Array
+  readonly pos: Uint8Array
+  readonly xyz: Float32Array
   readonly head: Int32Array
   readonly next: Int32Array
   readonly added: Int32Array
   readonly addedEnds: Uint8Array
-  readonly addedXyz: Float64Array
+  readonly addedPos: Uint8Array
+  readonly addedXyz: Float32Array
   readonly addedCount: Int32Array
 }
 
 /**
  * A lat/lon grid over the waypoints (docs/API.md, Searching: which waypoints lie within a place's
  * radius), in CSR form over every cell (`start[key]` to `start[key + 1]`): waypoints sorted by
- * cell, each entry with its trip slot, whether it ends its trip (END_*), and its unit vector
+ * cell, each entry with its trip slot, its place in the trip (`pos`, 0 first), whether it ends its trip (END_*), and its unit vector
  * (x, y, z), so that scanning a cell is a linear read that touches no per-waypoint or per-trip
  * array until a waypoint passes the chord test. Dead trips are left to the candidate loop to skip.
  *
  * Waypoints added since the last build go to an arena of fixed capacity, one list per cell
  * (`head[key]` is 1 + its newest entry, `next[e]` 1 + the one before, 0 ends a list), which
  * readers in other threads walk while the writer adds: an entry is written whole before the
- * `Atomics.store` that links it, and `addedCount` is stored last, so a reader that loads it at the
- * start of a search sees every entry below it complete and skips the newer ones. The arena full,
+ * `Atomics.store` that links it, and `addedCount` is stored once a trip's entries are all linked, so a reader that loads it at the
+ * start of a search sees every entry below it complete, every waypoint of a trip or none, and skips the newer ones. The arena full,
  * the writer builds a new grid (a new image).
  */
 export class GeoGrid implements GridImage {
   start = sharedI32(CELLS + 1)
   slot = sharedI32(0)
   ends = sharedU8(0)
-  xyz = sharedF64(0)
+  pos = sharedU8(0)
+  xyz = sharedF32(0)
   head = sharedI32(CELLS)
   next = sharedI32(0)
   added = sharedI32(0)
   addedEnds = sharedU8(0)
-  addedXyz = sharedF64(0)
+  addedPos = sharedU8(0)
+  addedXyz = sharedF32(0)
   addedCount = sharedI32(1)
 
   /** A reader over the arrays of a writer's image. */
@@ -119,8 +133,8 @@ export class GeoGrid implements GridImage {
   }
 
   image(): GridImage {
-    const { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz, addedCount } = this
-    return { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz, addedCount }
+    const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz, addedCount } = this
+    return { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz, addedCount }
   }
 
   /** Waypoints in the arena. */
@@ -133,19 +147,26 @@ export class GeoGrid implements GridImage {
     return this.next.length - this.waiting
   }
 
-  /** Adds waypoint `k` of the trip in `slot` (of `n` waypoints) to the arena; there must be room. */
-  add(slot: number, k: number, n: number, lat: number, lon: number): void {
-    const e = this.waiting
-    const key = cellOf(lat, lon)
-    const cosLat = Math.cos(lat * RAD)
-    this.added[e] = slot
-    this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
-    this.addedXyz[3 * e] = cosLat * Math.cos(lon * RAD)
-    this.addedXyz[3 * e + 1] = cosLat * Math.sin(lon * RAD)
-    this.addedXyz[3 * e + 2] = Math.sin(lat * RAD)
-    this.next[e] = Atomics.load(this.head, key)
-    Atomics.store(this.head, key, e + 1)
-    Atomics.store(this.addedCount, 0, e + 1)
+  /** Adds the waypoints of the trip in `slot` to the arena, visible to searches at once; there must be room. */
+  addTrip(t: TripColumns, slot: number): void {
+    const n = t.wpCount[slot]!
+    const w0 = t.wpStart[slot]!
+    let e = this.waiting
+    for (let k = 0; k < n; k++, e++) {
+      const lat = t.wLat[w0 + k]!
+      const lon = t.wLon[w0 + k]!
+      const key = cellOf(lat, lon)
+      const cosLat = Math.cos(lat * RAD)
+      this.added[e] = slot
+      this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
+      this.addedPos[e] = k
+      this.addedXyz[3 * e] = cosLat * Math.cos(lon * RAD)
+      this.addedXyz[3 * e + 1] = cosLat * Math.sin(lon * RAD)
+      this.addedXyz[3 * e + 2] = Math.sin(lat * RAD)
+      this.next[e] = Atomics.load(this.head, key)
+      Atomics.store(this.head, key, e + 1)
+    }
+    Atomics.store(this.addedCount, 0, e)
   }
 
   /**
@@ -170,7 +191,8 @@ export class GeoGrid implements GridImage {
     const fill = start.slice(0, CELLS)
     const slots = sharedI32(live)
     const ends = sharedU8(live)
-    const xyz = sharedF64(3 * live)
+    const pos = sharedU8(live)
+    const xyz = sharedF32(3 * live)
     for (let w = 0; w < t.waypoints; w++) {
       const c = keys[w]!
       if (c < 0) continue
@@ -179,6 +201,7 @@ export class GeoGrid implements GridImage {
       const k = w - t.wpStart[slot]!
       slots[at] = slot
       ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0)
+      pos[at] = k
       const lat = t.wLat[w]! * RAD
       const lon = t.wLon[w]! * RAD
       const cosLat = Math.cos(lat)
@@ -189,12 +212,14 @@ export class GeoGrid implements GridImage {
     this.start = start
     this.slot = slots
     this.ends = ends
+    this.pos = pos
     this.xyz = xyz
     this.head = sharedI32(CELLS)
     this.next = sharedI32(room)
     this.added = sharedI32(room)
     this.addedEnds = sharedU8(room)
-    this.addedXyz = sharedF64(3 * room)
+    this.addedPos = sharedU8(room)
+    this.addedXyz = sharedF32(3 * room)
     this.addedCount = sharedI32(1)
   }
 
@@ -217,28 +242,33 @@ export class GeoGrid implements GridImage {
   }
 
   /**
-   * Calls `take` with the trip slot of every waypoint (of a live trip or not) in `cells` that may
-   * lie within the radius of their box's place, skipping first (`skip = "first"`) or last (`"last"`)
-   * waypoints of their trip, as the matching rule of each side requires (docs/API.md, Searching). The chord
-   * test errs on the inclusive side; exact distances come later, for candidate trips only.
+   * Calls `take` with the trip slot and the place in its trip (0 first) of every waypoint (of a live
+   * trip or not) in `cells` that may lie within the radius of their box's place, skipping first
+   * (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching rule of each side
+   * requires (docs/API.md, Searching). The chord test errs on the inclusive side; `sure` is 1 for a
+   * waypoint the chord puts so far inside the circle that its haversine distance is within the
+   * radius too (by `MARGIN`, well over the rounding of either), else 0:
+   * exact distances then come later, for candidate trips only, and only where they decide.
    * `seen` is the arena count loaded at the start of the search: newer entries are skipped.
    */
-  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number) => void): void {
+  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number) => void): void {
     const { box } = cells
     const cosLat = Math.cos(box.lat * RAD)
     const px = cosLat * Math.cos(box.lon * RAD)
     const py = cosLat * Math.sin(box.lon * RAD)
     const pz = Math.sin(box.lat * RAD)
     const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
-    const limit = chord * chord * (1 + 1e-9) + 1e-15
+    const limit = (chord + MARGIN) * (chord + MARGIN)
+    const sureLimit = chord > MARGIN ? (chord - MARGIN) * (chord - MARGIN) : -1
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
-    const { start, slot, ends, xyz, head, next, added, addedEnds, addedXyz } = this
+    const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
     for (const key of cells.keys) {
       for (let e = start[key]!, end = start[key + 1]!; e < end; e++) {
         const dx = xyz[3 * e]! - px
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
-        if (dx * dx + dy * dy + dz * dz <= limit && (ends[e]! & skipEnd) === 0) take(slot[e]!)
+        const d2 = dx * dx + dy * dy + dz * dz
+        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(slot[e]!, pos[e]!, d2 < sureLimit ? 1 : 0)
       }
       for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
         const e = link - 1
@@ -246,7 +276,8 @@ export class GeoGrid implements GridImage {
         const dx = addedXyz[3 * e]! - px
         const dy = addedXyz[3 * e + 1]! - py
         const dz = addedXyz[3 * e + 2]! - pz
-        if (dx * dx + dy * dy + dz * dz <= limit && (addedEnds[e]! & skipEnd) === 0) take(added[e]!)
+        const d2 = dx * dx + dy * dy + dz * dz
+        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(added[e]!, addedPos[e]!, d2 < sureLimit ? 1 : 0)
       }
     }
   }

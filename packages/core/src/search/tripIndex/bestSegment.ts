@@ -1,23 +1,17 @@
-import { haversineKm } from "../../geo/haversine.js"
+import { haversineKmFrom } from "../../geo/haversine.js"
 import type { FlatBox } from "./GeoGrid.js"
 import type { TripColumns } from "./TripColumns.js"
 
 /**
- * Exact distances from `box`'s place to waypoints `from..to` of the trip whose first waypoint is
- * `w0`, Infinity outside the radius. The bounding box holds the whole circle, so a waypoint
- * outside it needs no haversine.
+ * The exact distance from `box`'s place to waypoint `w`, Infinity outside the radius. The bounding
+ * box holds the whole circle, so a waypoint outside it needs no haversine.
  */
-export const distancesTo = (t: TripColumns, box: FlatBox, w0: number, from: number, to: number, out: Float64Array): void => {
-  for (let k = from; k <= to; k++) {
-    const lat = t.wLat[w0 + k]!
-    const lon = t.wLon[w0 + k]!
-    if (lat < box.minLat || lat > box.maxLat || !((lon >= box.west0 && lon <= box.east0) || (lon >= box.west1 && lon <= box.east1))) {
-      out[k] = Infinity
-      continue
-    }
-    const d = haversineKm(box.lat, box.lon, lat, lon)
-    out[k] = d <= box.radiusKm ? d : Infinity
-  }
+export const distanceWithin = (t: TripColumns, box: FlatBox, w: number): number => {
+  const lat = t.wLat[w]!
+  const lon = t.wLon[w]!
+  if (lat < box.minLat || lat > box.maxLat || !((lon >= box.west0 && lon <= box.east0) || (lon >= box.west1 && lon <= box.east1))) return Infinity
+  const d = haversineKmFrom(box.lat, box.lon, box.cosLat, lat, lon)
+  return d <= box.radiusKm ? d : Infinity
 }
 
 /**
@@ -25,7 +19,7 @@ export const distancesTo = (t: TripColumns, box: FlatBox, w0: number, from: numb
  * 256 waypoints), or -1 when none lies within the radii: for a pair, the `i < j` with the least
  * `dF[i] + dT[j]`, the first such in (i, j) order; departure only, the nearest `wi` before the
  * last waypoint, to the end; arrival only, from the start to the nearest `wj` after the first.
- * `dF` and `dT` are the distances of `distancesTo`, Infinity outside the radius.
+ * `dF` and `dT` are distances (`distanceWithin`), Infinity outside the radius.
  */
 export const bestSegment = (hasFrom: boolean, hasTo: boolean, last: number, dF: Float64Array, dT: Float64Array): number => {
   let bi = -1

@@ -30,6 +30,39 @@ export const toLine = (trip: Record<string, unknown>): string => JSON.stringify(
 export const feed = (trips: ReadonlyArray<Record<string, unknown> | string>): string =>
   trips.map((t) => (typeof t === "string" ? t : toLine(t))).join("\n") + "\n"
 
+/** Trips of every shape: 2..10 waypoints, 0- and 2-digit currencies, flags on and off. */
+export const variedTrips = () =>
+  Array.from({ length: 30 }, (_, i) => {
+    const n = 2 + (i % 9)
+    const waypoints = Array.from({ length: n }, (_, k) => ({
+      city: `City ${k}`,
+      lat: 40 + k * 0.7 + i * 0.01,
+      lon: -3 + k * 1.3 + i * 0.02,
+      country: "ES",
+      offset_min: k * (35 + i)
+    }))
+    const currency = ["EUR", "HUF", "GBP", "RSD"][i % 4]
+    const legs = Array.from({ length: n - 1 }, (_, k) => ({
+      price: currency === "HUF" || currency === "RSD" ? 1000 + k * 7 + i : 1.1 + k + i / 100,
+      distance_km: 12.3456 + k * 3.21 + i,
+      duration_s: 600 + k * 61 + i
+    }))
+    return tripInput(`v${i}`, {
+      departure_time: `2026-0${1 + (i % 9)}-1${i % 10}T0${i % 10}:15:00${i % 2 ? "Z" : "-03:30"}`,
+      waypoints,
+      legs,
+      currency,
+      seats: 1 + (i % 8),
+      seats_left: i % 2,
+      booking_mode: i % 3 ? "auto" : "manual",
+      booking_type: ["online", "onboard", "no_booking"][i % 3],
+      service: i % 4 ? "standard" : "short",
+      car: { id: "c", make: "M", model: "X", comfort: ["Basic", "Normal", "Comfortable", "Luxury"][i % 4], comfort_nb_star: 1 + (i % 4), category: "CATEGORY_TOURISM" },
+      driver: { id: "d", display_name: "D", picture: i % 5 ? "https://x.test/p.png" : null, experience: i % 5 },
+      ...(i % 7 === 3 ? { status: "cancelled" } : {})
+    })
+  })
+
 /** A temp directory removed by `cleanup`. */
 export const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "tripsearch-store-"))

@@ -26,7 +26,7 @@ export class FeedDecodePool {
         this.waiting.delete(m.id)
         if (m.decoded === undefined) w.reject(new Error(`feed decode worker: ${m.failure}`))
         else {
-          // Buffers arrive as plain Uint8Arrays; better-sqlite3 binds Buffers as BLOBs.
+          // Buffers arrive as plain Uint8Arrays; the stores write Buffers (better-sqlite3 binds them as BLOBs).
           for (const d of m.decoded) {
             if (d.row === undefined) continue
             const row = d.row as { packed: Buffer; shown: Buffer }

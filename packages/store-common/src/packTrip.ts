@@ -40,7 +40,7 @@ export const PACKED_CURRENCIES: ReadonlyArray<CurrencyCode> = ["EUR", "GBP", "CZ
 export const PACKED_BOOKING_TYPES: ReadonlyArray<BookingType> = ["online", "onboard", "no_booking"]
 
 // The BLOB is the platform's Float64Array bytes; refuse to run where that is not little-endian.
-if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f) throw new Error("storage-sqlite: packed trips need a little-endian platform")
+if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f) throw new Error("store-common: packed trips need a little-endian platform")
 
 const HEADER = 9
 export const packedLength = (waypoints: number): number => 8 * (HEADER + 7 * waypoints - 3)

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-import { existsSync, realpathSync } from "node:fs"
+import { realpathSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { importFeed } from "./importFeed.js"
-import { createKey, listKeys, revokeKey } from "./keys.js"
-import { openDatabase } from "./openDatabase.js"
+import type { ImportResult } from "@tripsearch/store-common"
+import { openStoreAdmin, type StoreAdmin } from "./storeAdmin.js"
 
 const USAGE = `Usage:
-  tripsearch-store import --db PATH FILE...
-  tripsearch-store keys create --db PATH --name NAME [--tier basic|production] [--daily-limit N]
-  tripsearch-store keys list --db PATH
-  tripsearch-store keys revoke --db PATH ID
+  tripsearch-store import --db PATH|URL FILE...
+  tripsearch-store keys create --db PATH|URL --name NAME [--tier basic|production] [--daily-limit N]
+  tripsearch-store keys list --db PATH|URL
+  tripsearch-store keys revoke --db PATH|URL ID
 
-import creates the store at PATH if there is none; the keys commands need an existing store.
+--db is a SQLite file's PATH or a PostgreSQL URL (postgres://user@host:port/database).
+import creates the SQLite store at PATH if there is none; the keys commands need an existing one.
+A PostgreSQL database must exist; its tables are created on first use.
 Each FILE is imported whole or not at all; a file that changes no trip leaves the store as it was.`
 
 class UsageError extends Error {}
@@ -37,18 +38,18 @@ const parse = (args: ReadonlyArray<string>) => {
 }
 
 const requireDb = (db: string | undefined): string => {
-  if (db === undefined || db === "") throw new UsageError("--db PATH is required")
+  if (db === undefined || db === "") throw new UsageError("--db PATH|URL is required")
   return db
 }
 
-/**
- * Keys belong in the store the API reads: opening a mistyped path would create an empty store
- * there and report success, and the API would then refuse the key.
- */
-const existingStore = (db: string | undefined): string => {
-  const path = requireDb(db)
-  if (!existsSync(path)) throw new Error(`no store at ${path}: give the path of an existing store (npm start creates data/tripsearch.db; import creates one)`)
-  return path
+/** Runs `f` over the store `db` names, closed afterwards. */
+const withStore = async <A>(db: string, mustExist: boolean, f: (store: StoreAdmin) => Promise<A>): Promise<A> => {
+  const store = await openStoreAdmin(db, { mustExist })
+  try {
+    return await f(store)
+  } finally {
+    await store.close()
+  }
 }
 
 /** What an import did, in the words of one line. */
@@ -74,13 +75,12 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
     if (command === "import") {
       const files = positionals.slice(1)
       if (files.length === 0) throw new UsageError("import needs at least one FILE")
-      const db = openDatabase(requireDb(values.db))
       let failed = false
-      try {
+      await withStore(requireDb(values.db), false, async (store) => {
         for (const file of files) {
-          let result: Awaited<ReturnType<typeof importFeed>>
+          let result: ImportResult
           try {
-            result = await importFeed(db, file)
+            result = await store.importFeed(file)
           } catch (e) {
             failed = true
             err.write(`${file}: not imported: ${(e as Error).message}\n`)
@@ -93,9 +93,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
             for (const e of result.errors) err.write(`${file}: ${e}\n`)
           }
         }
-      } finally {
-        db.close()
-      }
+      })
       return failed ? 1 : 0
     }
     if (command === "keys") {
@@ -110,41 +108,27 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
           if (tier === "basic") throw new UsageError("--daily-limit is only for --tier production (basic keys get 10000 a day)")
           dailyLimit = Number(values["daily-limit"])
         }
-        const db = openDatabase(existingStore(values.db))
-        try {
-          const { id, key } = createKey(db, { name: values.name, tier, ...(dailyLimit === undefined ? {} : { dailyLimit }) })
-          out.write(`id:  ${id}\nkey: ${key}\n(the key is shown only this once; only its hash is stored)\n`)
-        } finally {
-          db.close()
-        }
+        const input = { name: values.name, tier, ...(dailyLimit === undefined ? {} : { dailyLimit }) } as const
+        const { id, key } = await withStore(requireDb(values.db), true, (store) => store.createKey(input))
+        out.write(`id:  ${id}\nkey: ${key}\n(the key is shown only this once; only its hash is stored)\n`)
         return 0
       }
       if (sub === "list") {
         noExtra(rest, 0)
-        const db = openDatabase(existingStore(values.db))
-        try {
-          const keys = listKeys(db)
-          if (keys.length === 0) out.write("no keys\n")
-          for (const k of keys) {
-            out.write(`${k.id}\t${k.tier}\t${k.dailyLimit}/day\t${k.revoked ? `revoked ${k.revokedAt}` : "active"}\tcreated ${k.createdAt}\t${k.name}\n`)
-          }
-        } finally {
-          db.close()
+        const keys = await withStore(requireDb(values.db), true, (store) => store.listKeys())
+        if (keys.length === 0) out.write("no keys\n")
+        for (const k of keys) {
+          out.write(`${k.id}\t${k.tier}\t${k.dailyLimit}/day\t${k.revoked ? `revoked ${k.revokedAt}` : "active"}\tcreated ${k.createdAt}\t${k.name}\n`)
         }
         return 0
       }
       if (sub === "revoke") {
         if (rest.length !== 1) throw new UsageError("keys revoke needs exactly one ID")
-        const db = openDatabase(existingStore(values.db))
-        try {
-          if (!revokeKey(db, rest[0]!)) {
-            err.write(`no active key with id ${rest[0]}\n`)
-            return 1
-          }
-          out.write(`revoked ${rest[0]}\n`)
-        } finally {
-          db.close()
+        if (!(await withStore(requireDb(values.db), true, (store) => store.revokeKey(rest[0]!)))) {
+          err.write(`no active key with id ${rest[0]}\n`)
+          return 1
         }
+        out.write(`revoked ${rest[0]}\n`)
         return 0
       }
       throw new UsageError(sub === undefined ? "keys needs a subcommand: create, list or revoke" : `unknown keys subcommand: ${sub}`)

@@ -3,7 +3,7 @@ import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { acceptFeedTrip, cachedOffsetAt, decodeFeedLineFast } from "../src/index.js"
 import { offsetAt } from "@tripsearch/gazetteer"
-import { tripInput } from "./fixtures.js"
+import { tripInput } from "@tripsearch/store-tests"
 
 const base = tripInput("f1")
 const full = {

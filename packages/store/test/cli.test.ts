@@ -3,8 +3,9 @@ import { existsSync, readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { main } from "../src/cli.js"
-import { openDatabase } from "../src/index.js"
-import { feed, tempDir, tripInput } from "./fixtures.js"
+import { openDatabase } from "@tripsearch/storage-sqlite"
+import { connectPostgres } from "@tripsearch/storage-postgres"
+import { feed, freshDatabase, tempDir, tripInput } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
 beforeEach(() => {
@@ -54,12 +55,44 @@ describe("tripsearch-store CLI", () => {
 
     const noDb = await capture(["keys", "list"])
     expect(noDb).toMatchObject({ code: 2, out: "" })
-    expect(noDb.err).toContain("--db PATH is required")
+    expect(noDb.err).toContain("--db PATH|URL is required")
     expect((await capture(["keys", "create", "--db", db, "--name", "x", "--tier", "gold"])).err).toContain("--tier must be basic or production")
     expect((await capture(["keys", "create", "--db", db, "--name", "x", "--daily-limit", "5"])).err).toContain("only for --tier production")
     expect((await capture(["frobnicate"])).err).toContain("unknown command: frobnicate")
     expect((await capture(["import", "--db", db])).err).toContain("import needs at least one FILE")
     expect((await capture(["import", "--db", db, "--bogus", "f"])).code).toBe(2)
+  })
+
+  it("does the same over a PostgreSQL database given by its URL", async () => {
+    const database = await freshDatabase()
+    try {
+      const good = tmp.write("good.ndjson", feed([tripInput("a"), tripInput("b")]))
+      const bad = tmp.write("bad.ndjson", feed([tripInput("c"), tripInput("d", { seats: 0 })]))
+      expect(await capture(["import", "--db", database.url, good])).toEqual({ code: 0, out: `${good}: imported 2 trips (seq 2)\n`, err: "" })
+      const refused = await capture(["import", "--db", database.url, bad, good])
+      expect(refused.code).toBe(1)
+      expect(refused.err).toContain(`${bad}: line 2: seats: `)
+      expect(refused.out).toBe(`${good}: nothing changed (2 trips, each stored already as given; seq 2)\n`)
+      const created = await capture(["keys", "create", "--db", database.url, "--name", "Partner", "--tier", "production", "--daily-limit", "50000"])
+      expect(created.code).toBe(0)
+      const id = /id:\s+(\S+)/.exec(created.out)![1]!
+      expect((await capture(["keys", "list", "--db", database.url])).out).toContain(`${id}\tproduction\t50000/day\tactive`)
+      expect(await capture(["keys", "revoke", "--db", database.url, id])).toEqual({ code: 0, out: `revoked ${id}\n`, err: "" })
+      expect((await capture(["keys", "list", "--db", database.url])).out).toContain(`${id}\tproduction\t50000/day\trevoked`)
+      const sql = connectPostgres(database.url)
+      try {
+        expect(await sql`SELECT id FROM trips ORDER BY id`).toEqual([{ id: "a" }, { id: "b" }])
+      } finally {
+        await sql.end()
+      }
+      const url = new URL(database.url)
+      url.pathname = "/no_such_database"
+      const missing = await capture(["keys", "list", "--db", url.href])
+      expect(missing).toMatchObject({ code: 1, out: "" })
+      expect(missing.err).toMatch(/^tripsearch-store: database "no_such_database" does not exist/)
+    } finally {
+      await database.drop()
+    }
   })
 
   it("refuses key commands on a store path that does not exist, creating nothing", async () => {
@@ -77,7 +110,7 @@ describe("tripsearch-store CLI", () => {
   })
 
   it("prints the usage for --help and does nothing else", async () => {
-    const usage = /^Usage:\n {2}tripsearch-store import --db PATH FILE\.\.\./
+    const usage = /^Usage:\n {2}tripsearch-store import --db PATH\|URL FILE\.\.\./
     const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
     const program = spawnSync(process.execPath, [cli, "keys", "create", "--db", tmp.path("new.db"), "--help"], { encoding: "utf8", cwd: tmp.dir })
     expect(program).toMatchObject({ status: 0, stderr: "" })

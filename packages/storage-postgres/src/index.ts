@@ -1,0 +1,7 @@
+export * from "./connectPostgres.js"
+export * from "./migrations.js"
+export * from "./importFeed.js"
+export * from "./PostgresTripStore.js"
+export * from "./keys.js"
+export * from "./PostgresKeyStore.js"
+export * from "./listenForChanges.js"

@@ -1,0 +1,106 @@
+import type { Sql } from "./connectPostgres.js"
+
+/**
+ * Versioned schema migrations. Step `k` (0-based) moves the database from version `k` (the one row
+ * of `tripsearch_schema`) to `k + 1`; each step runs in its own transaction. Append new steps, never
+ * edit applied ones.
+ */
+export const MIGRATIONS: ReadonlyArray<string> = [
+  `
+  CREATE TABLE meta (
+    key   text PRIMARY KEY,
+    value text NOT NULL
+  );
+
+  -- One row per trip id, the same columns as the SQLite store's (store-common's TripRow). Ids
+  -- compare byte by byte, as SQLite compares them, so that both stores scan trips in one order.
+  CREATE TABLE trips (
+    id            text COLLATE "C" PRIMARY KEY,
+    status        text NOT NULL CHECK (status IN ('active', 'cancelled')),
+    seq           bigint NOT NULL,
+    departure_ms  bigint NOT NULL,
+    currency      text NOT NULL,
+    seats         integer NOT NULL,
+    seats_left    integer NOT NULL,
+    booking_type  text NOT NULL,
+    flags         integer NOT NULL, -- bit 0 auto booking, bit 1 short service, bit 2 driver photo
+    experience    integer NOT NULL,
+    comfort_stars integer NOT NULL,
+    packed        bytea NOT NULL,   -- per-waypoint and per-leg numbers, float64 little-endian
+    shown         bytea NOT NULL,   -- what a search shows beyond packed (core's encodeShown)
+    zone_offsets  text NOT NULL,    -- JSON array of minutes, one per waypoint
+    trip_json     text NOT NULL     -- the decoded feed trip, defaults applied (text: the exact bytes)
+  );
+  CREATE UNIQUE INDEX trips_seq ON trips (seq);
+
+  -- The last change sequence number given to a trip. A writer locks this row first and keeps it
+  -- until its commit, so that writers take their numbers in the order they commit: a follower that
+  -- has seen change N never meets a change below N committed later.
+  CREATE TABLE change_seq (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    seq bigint NOT NULL
+  );
+  INSERT INTO change_seq (seq) VALUES (0);
+
+  -- Overrides of DEFAULT_RATES: units of currency per EUR.
+  CREATE TABLE rates (
+    currency text PRIMARY KEY,
+    per_eur  double precision NOT NULL CHECK (per_eur > 0)
+  );
+
+  CREATE TABLE api_keys (
+    id          text PRIMARY KEY,
+    name        text NOT NULL,
+    tier        text NOT NULL CHECK (tier IN ('basic', 'production')),
+    daily_limit bigint NOT NULL CHECK (daily_limit >= 0),
+    key_hash    text NOT NULL UNIQUE, -- hex SHA-256 of the key; the key itself is never stored
+    created_at  text NOT NULL,
+    revoked_at  text
+  );
+
+  CREATE TABLE key_usage (
+    key_id text NOT NULL REFERENCES api_keys (id),
+    day    text NOT NULL, -- YYYY-MM-DD, UTC
+    count  bigint NOT NULL,
+    PRIMARY KEY (key_id, day)
+  );
+
+  -- Names this database's history of change sequence numbers (TripStore.identity).
+  INSERT INTO meta (key, value) VALUES ('store_id', replace(gen_random_uuid()::text, '-', ''));
+  `
+]
+
+/** Any number: it only has to be the same in every process migrating the same database. */
+const MIGRATION_LOCK = 7_314_420_211
+
+/**
+ * Applies the pending migrations, each step in its own transaction under an advisory lock, so that
+ * replicas starting together over a new database apply each step once. Returns the schema version.
+ */
+export const migrate = async (sql: Sql): Promise<number> => {
+  for (;;) {
+    const done = await sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
+      await tx`CREATE TABLE IF NOT EXISTS tripsearch_schema (version integer NOT NULL)`
+      const rows = await tx<Array<{ version: number }>>`SELECT version FROM tripsearch_schema`
+      if (rows.length === 0) await tx`INSERT INTO tripsearch_schema (version) VALUES (0)`
+      const current = rows[0]?.version ?? 0
+      if (current > MIGRATIONS.length) {
+        throw new Error(`database schema version ${current} is newer than this build knows (${MIGRATIONS.length})`)
+      }
+      if (current === MIGRATIONS.length) return true
+      await tx.unsafe(MIGRATIONS[current]!)
+      await tx`UPDATE tripsearch_schema SET version = ${current + 1}`
+      return false
+    })
+    if (done) return MIGRATIONS.length
+  }
+}
+
+/** The schema version of the database (0 when it has none). */
+export const schemaVersion = async (sql: Sql): Promise<number> => {
+  const [known] = await sql<Array<{ exists: boolean }>>`SELECT to_regclass('tripsearch_schema') IS NOT NULL AS exists`
+  if (!known?.exists) return 0
+  const [row] = await sql<Array<{ version: number }>>`SELECT version FROM tripsearch_schema`
+  return row?.version ?? 0
+}

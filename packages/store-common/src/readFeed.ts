@@ -1,0 +1,147 @@
+import { availableParallelism } from "node:os"
+import { decodeFeedLines, type DecodedLine } from "./decodeFeedLines.js"
+import { FeedDecodePool } from "./FeedDecodePool.js"
+import type { TripRow } from "./packTrip.js"
+import { readLines, type FeedSource } from "./readLines.js"
+
+/** What an import of one feed file did, whichever store it went into. */
+export type ImportResult =
+  | {
+      readonly ok: true
+      /** Trips of the file (its non-blank lines). */
+      readonly imported: number
+      /** Those of them stored already exactly as the file gives them: they keep their row and `seq`. */
+      readonly unchanged: number
+      /** The store's change sequence number after the import. */
+      readonly seq: number
+    }
+  | { readonly ok: false; readonly errors: ReadonlyArray<string> }
+
+export interface ImportOptions {
+  /** Called every `progressEvery` lines (default 10,000) with the number of lines read so far. */
+  readonly onProgress?: (linesRead: number) => void
+  readonly progressEvery?: number
+  /**
+   * Worker threads that decode lines while this thread writes (default: the machine's cores, at
+   * most 4; 0 decodes here). They start only once `decodeThreadsAfter` lines (default 20,000)
+   * have been decoded here: a small feed does not wait for threads to load.
+   */
+  readonly decodeThreads?: number
+  readonly decodeThreadsAfter?: number
+}
+
+/** What reading a feed gave: the number of trips (all written), or every bad line's messages. */
+export type FeedRead = { readonly ok: true; readonly trips: number } | { readonly ok: false; readonly errors: ReadonlyArray<string> }
+
+/** Lines per batch handed to a worker, and batches in flight per worker. */
+const BATCH_LINES = 500
+const IN_FLIGHT_PER_THREAD = 4
+
+/** A batch's lines as read: each non-blank line with its number, or the error of a line that is not UTF-8. */
+interface Batch {
+  readonly n: Array<number>
+  readonly texts: Array<string>
+  readonly errors: Array<string | undefined>
+}
+
+const hex = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
+
+/**
+ * Reads one NDJSON trip feed (the feed format, `FeedTrip`) the way every store imports it: each
+ * line is decoded once (`decodeFeedLineFast`, the same verdict and messages as core's
+ * `decodeFeedLine`), blank lines are skipped, and so is a UTF-8 byte-order mark at the very start.
+ * Each good line's row goes to `write` in feed order, as it is read, until a line is bad (bytes
+ * that are not UTF-8, bad JSON, a bad field, or an id repeated within the file): from then on the
+ * rest is only checked, so that every bad line is reported as `line N: field: reason`, and the
+ * caller is to roll back what it wrote. `write` may return a promise (a stream's backpressure),
+ * which is awaited before the next row.
+ */
+export const readFeed = async (
+  source: FeedSource,
+  options: ImportOptions,
+  write: (row: TripRow) => void | Promise<void>
+): Promise<FeedRead> => {
+  const progressEvery = options.progressEvery ?? 10_000
+  const threads = Math.max(0, options.decodeThreads ?? Math.min(4, availableParallelism()))
+  const threadsAfter = options.decodeThreadsAfter ?? 20_000
+  const errors: Array<string> = []
+  const seenOn = new Map<string, number>()
+  let trips = 0
+  let decodedHere = 0
+  let pool: FeedDecodePool | undefined
+  /** Decoded batches not yet written, in the order of the feed. */
+  const inFlight: Array<{ batch: Batch; decoded: Promise<Array<DecodedLine>> }> = []
+
+  const writeBatch = async (batch: Batch, decoded: ReadonlyArray<DecodedLine>) => {
+    for (let k = 0; k < batch.n.length; k++) {
+      const n = batch.n[k]!
+      const error = batch.errors[k]
+      if (error !== undefined) {
+        errors.push(error)
+        continue
+      }
+      const d = decoded[k]!
+      if (d.row === undefined) {
+        for (const { field, reason } of d.issues) errors.push(`line ${n}: ${field}: ${reason}`)
+        continue
+      }
+      const row = d.row
+      const first = seenOn.get(row.id)
+      if (first !== undefined) {
+        errors.push(`line ${n}: id: duplicate id "${row.id}", already on line ${first}`)
+        continue
+      }
+      seenOn.set(row.id, n)
+      trips++
+      if (errors.length > 0) continue // the file is rejected: keep validating, stop writing
+      const pending = write(row)
+      if (pending !== undefined) await pending
+    }
+  }
+
+  const dispatch = async (batch: Batch) => {
+    if (pool === undefined && threads > 0 && decodedHere >= threadsAfter) pool = new FeedDecodePool(threads)
+    if (pool === undefined) {
+      decodedHere += batch.texts.length
+      await writeBatch(batch, decodeFeedLines(batch.texts))
+      return
+    }
+    const decoded = pool.decode(batch.texts)
+    decoded.catch(() => {}) // awaited in turn below; a failed pool must not also be an unhandled rejection
+    inFlight.push({ batch, decoded })
+    if (inFlight.length >= threads * IN_FLIGHT_PER_THREAD) {
+      const next = inFlight.shift()!
+      await writeBatch(next.batch, await next.decoded)
+    }
+  }
+
+  try {
+    let batch: Batch = { n: [], texts: [], errors: [] }
+    for await (const line of readLines(source)) {
+      const n = line.n
+      if (options.onProgress && n % progressEvery === 0) options.onProgress(n)
+      if (line.invalidUtf8 !== undefined) {
+        const { byte, lineOffset, sourceOffset } = line.invalidUtf8
+        batch.n.push(n)
+        batch.texts.push("")
+        batch.errors.push(`line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`)
+      } else if (line.text.trim() !== "") {
+        batch.n.push(n)
+        batch.texts.push(line.text)
+        batch.errors.push(undefined)
+      }
+      if (batch.n.length >= BATCH_LINES) {
+        await dispatch(batch)
+        batch = { n: [], texts: [], errors: [] }
+      }
+    }
+    if (batch.n.length > 0) await dispatch(batch)
+    while (inFlight.length > 0) {
+      const next = inFlight.shift()!
+      await writeBatch(next.batch, await next.decoded)
+    }
+  } finally {
+    await pool?.close()
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, trips }
+}

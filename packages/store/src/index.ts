@@ -1,0 +1,2 @@
+export * from "./storeLayers.js"
+export * from "./storeAdmin.js"

@@ -1,0 +1,3 @@
+export * from "./fixtures.js"
+export * from "./storePortSuite.js"
+export * from "./postgresDatabases.js"
