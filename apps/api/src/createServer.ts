@@ -23,6 +23,7 @@ import {
   varyHeader
 } from "@tripsearch/http-express"
 import { keyStoreLayer, tripStoreLayer } from "@tripsearch/store"
+import { withWebsite } from "@tripsearch/website"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { type ApiConfig, DEFAULT_MATCHER_MAX_QUEUE, DEFAULT_MATCHER_MAX_WAIT_MS } from "./config.js"
 
@@ -148,10 +149,11 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
           }
         })
   const requestLogger = logger ?? jsonLineLogger(requestLines, process.stderr)
-  const { app, listener } = createRequestListener({
+  const useCases = pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) }
+  const api = createRequestListener({
     runtime,
     metrics,
-    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
+    useCases,
     // A search the pool's admission would refuse is answered 503 before its key is looked up.
     shedSearch: pool?.admission === undefined ? undefined : (key) => pool.shed(key),
     config: {
@@ -162,8 +164,10 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       corsOrigins
     }
   })
-  // Searches are answered by the listener itself, refusals first, the rest by Express.
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, listener)
+  // The website's pages run the API's own use-cases, so that they show what the API answers.
+  const app = withWebsite(api.app, { runtime, apiBaseUrl: config.publicBaseUrl, websiteBaseUrl: config.websiteBaseUrl, useCases })
+  // Searches are answered by the API's listener itself, refusals first; the rest by Express.
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
   // oversized headers) never reach Express: they get the Error object all the same.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {

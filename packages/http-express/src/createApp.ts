@@ -54,6 +54,8 @@ export interface ApiRequestListener {
    * before anything else is read); hands every other request to `app`.
    */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void
+  /** `listener`, handing every other request to `rest` instead: `app` behind something in front of it. */
+  readonly listenerBefore: (rest: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => void
 }
 
 // As the API routes: case-insensitive, one optional trailing slash.
@@ -265,9 +267,9 @@ export const createRequestListener = ({ runtime, config, useCases, metrics, shed
 
   // A search the listener let through was just checked: `shedSearch` is not asked twice.
   const checkedOptions = { ...options, shedSearch: undefined }
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+  const listenerBefore = (rest: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse): void => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !isSearchPath(req.url ?? "")) {
-      app(req, res)
+      rest(req, res)
       return
     }
     // Searches are the load, and under overload this thread is what saturates first (the workers
@@ -283,5 +285,5 @@ export const createRequestListener = ({ runtime, config, useCases, metrics, shed
     else answer(req, res, state, checkedOptions).catch((error: unknown) => fail(error, req, res))
   }
 
-  return { app, listener }
+  return { app, listener: listenerBefore(app), listenerBefore }
 }

@@ -213,6 +213,30 @@ describe("createRequestListener: searches answered before Express, on listening 
     expect(listener.log.length).toBeGreaterThan(0)
   })
 
+  it("hands every other request to what stands in front of the app, when told (listenerBefore)", async () => {
+    const handed: Array<string> = []
+    const built = createRequestListener({
+      runtime,
+      config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } },
+      useCases: { searchTrips: () => Effect.succeed({ pager: { total: 0 } } as JsonObject) }
+    })
+    const front = await listen(
+      built.listenerBefore((req, res) => {
+        handed.push(`${req.method} ${req.url}`)
+        built.app(req, res)
+      })
+    )
+    try {
+      refuse = false
+      expect((await exchange(front.base, "GET", "/api/v2/trips?locale=fr_FR&fn=Paris", { key: KEY })).status).toBe(200)
+      expect((await exchange(front.base, "GET", "/health", {})).status).toBe(200)
+      expect((await exchange(front.base, "OPTIONS", "/api/v2/trips", {})).status).toBe(204)
+      expect(handed).toEqual(["GET /health", "OPTIONS /api/v2/trips"])
+    } finally {
+      await front.close()
+    }
+  })
+
   it("counts an admitted search once, and runs it", async () => {
     refuse = false
     const before = searches
