@@ -184,6 +184,9 @@ try {
     saturation = saturation.c
   }
   console.log(`saturating concurrency: ${saturation}${values.saturation === undefined ? " (found)" : " (--saturation)"}`)
+  // Warmed at that concurrency first: the first measured run of a cold server was a third of the
+  // next one's, whatever its setting.
+  for (const s of servers) await load(s.base, saturation, 2, "now")
 
   const rows = []
   for (const m of multipliers) {
