@@ -32,7 +32,7 @@ export interface ApiConfig {
   readonly demoKeyPath: string
   /** `PUBLIC_BASE_URL`, no trailing slash; default `http://localhost:${PORT}`. */
   readonly publicBaseUrl: string
-  /** `WEBSITE_BASE_URL`, no trailing slash; default `https://www.tripsearch.example`. */
+  /** `WEBSITE_BASE_URL`, no trailing slash; default `PUBLIC_BASE_URL`: this server serves the website. */
   readonly websiteBaseUrl: string
   /** `QUERY_LOG`, absolute; default `data/query-log.ndjson`; empty or `off` disables it. */
   readonly queryLogPath: string | undefined
@@ -133,7 +133,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   }
   const dbPath = postgres ? dbRaw : path(dbRaw)
   const publicBaseUrl = baseUrl("PUBLIC_BASE_URL", `http://localhost:${port}`)
-  const websiteBaseUrl = baseUrl("WEBSITE_BASE_URL", "https://www.tripsearch.example")
+  const websiteBaseUrl = baseUrl("WEBSITE_BASE_URL", publicBaseUrl)
   const queryLogRaw = env.QUERY_LOG === undefined ? "data/query-log.ndjson" : env.QUERY_LOG.trim()
   const queryLogPath = queryLogRaw === "" || queryLogRaw.toLowerCase() === "off" ? undefined : path(queryLogRaw)
   const productionDailyLimit = integer("PRODUCTION_DAILY_LIMIT", undefined, 1, Number.MAX_SAFE_INTEGER)

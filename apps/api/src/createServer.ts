@@ -23,6 +23,7 @@ import {
   varyHeader
 } from "@tripsearch/http-express"
 import { keyStoreLayer, tripStoreLayer } from "@tripsearch/store"
+import { withWebsite } from "@tripsearch/website"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { type ApiConfig, DEFAULT_MATCHER_MAX_QUEUE, DEFAULT_MATCHER_MAX_WAIT_MS } from "./config.js"
 
@@ -147,10 +148,11 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
           }
         })
   const requestLogger = logger ?? jsonLineLogger(requestLines, process.stderr)
-  const app = createApp({
+  const useCases = pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) }
+  const api = createApp({
     runtime,
     metrics,
-    useCases: pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) },
+    useCases,
     // A search the pool's admission would refuse is answered 503 before its key is looked up.
     shedSearch: pool?.admission === undefined ? undefined : (key) => !pool.admits(key),
     config: {
@@ -161,6 +163,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       corsOrigins
     }
   })
+  // The website's pages run the API's own use-cases, so that they show what the API answers.
+  const app = withWebsite(api, { runtime, apiBaseUrl: config.publicBaseUrl, websiteBaseUrl: config.websiteBaseUrl, useCases })
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
   // oversized headers) never reach Express: they get the Error object all the same.

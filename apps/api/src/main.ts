@@ -19,7 +19,7 @@ Everything else is configured by the environment:
   TRIPSEARCH_DB            the store: a SQLite file, relative to the repository (default data/tripsearch.db),
                            or a PostgreSQL database, postgres://user@host:port/database
   PUBLIC_BASE_URL          base of _self links (default http://localhost:$PORT)
-  WEBSITE_BASE_URL         base of _front links (default https://www.tripsearch.example)
+  WEBSITE_BASE_URL         base of _front links (default PUBLIC_BASE_URL: this server's /search and /trip pages)
   QUERY_LOG                request log for the replay tool (default data/query-log.ndjson; off: none)
   PRODUCTION_DAILY_LIMIT   daily quota of production-tier keys (default: each key's own)
   SEED_TRIPS               trips generated on the first start (default 50000)

@@ -11,7 +11,7 @@ describe("loadConfig", () => {
       dbPath: resolve(REPO_ROOT, "data/tripsearch.db"),
       demoKeyPath: resolve(REPO_ROOT, "data/demo-key.json"),
       publicBaseUrl: "http://localhost:3000",
-      websiteBaseUrl: "https://www.tripsearch.example",
+      websiteBaseUrl: "http://localhost:3000",
       queryLogPath: resolve(REPO_ROOT, "data/query-log.ndjson"),
       productionDailyLimit: undefined,
       seedTrips: 50_000,

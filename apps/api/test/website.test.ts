@@ -1,0 +1,175 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { feedLines } from "@tripsearch/dataset"
+import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ApiServer, createServer } from "../src/createServer.js"
+
+const NAUGHTY = `<script>alert("x")</script>`
+
+interface FeedLine {
+  readonly id: string
+  readonly status?: string
+  readonly departure_time: string
+  readonly waypoints: Array<{ city: string; lat: number; lon: number }>
+}
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const unescape = (s: string): string =>
+  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&")
+
+/** The permanent ids a search page lists, in page order. */
+const shownIds = (page: string): Array<string> => [...page.matchAll(/<li data-id="([^"]+)"/g)].map((m) => unescape(m[1]!))
+
+describe("the website, served by the API server over a small store", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tripsearch-website-"))
+  const dbPath = join(dir, "trips.db")
+  const nowMs = Date.now()
+  const trips: Array<FeedLine> = []
+  let key: string
+  let api: ApiServer
+  let base: string
+
+  beforeAll(async () => {
+    const lines = [...feedLines({ trips: 400, seed: "website", nowMs })]
+    for (const line of lines) trips.push(JSON.parse(line) as FeedLine)
+    // One trip's stop-over carries markup in its name: the pages must show it as text.
+    const marked = trips.find((t) => (t.status ?? "active") === "active" && t.waypoints.length >= 3 && Date.parse(t.departure_time) > nowMs + 3_600_000)!
+    marked.waypoints[1]!.city = NAUGHTY
+    const db = openDatabase(dbPath)
+    expect((await importFeed(db, trips.map((t) => JSON.stringify(t)))).ok).toBe(true)
+    key = createKey(db, { name: "website-test", tier: "production", dailyLimit: 1_000_000 }).key
+    db.close()
+    api = await createServer({
+      config: { dbPath, publicBaseUrl: "http://api.example.test", websiteBaseUrl: "http://www.example.test", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+      logger: { info: () => {}, error: () => {} }
+    })
+    base = `http://127.0.0.1:${(await api.listen(0, "127.0.0.1")).port}`
+  }, 60_000)
+
+  afterAll(async () => {
+    await api?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const apiJson = async (query: string): Promise<{ status: number; body: Json }> => {
+    const res = await fetch(`${base}/api/v2/trips?${query}`, { headers: { key } })
+    return { status: res.status, body: (await res.json()) as Json }
+  }
+  const page = async (path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; type: string | null }> => {
+    const res = await fetch(`${base}${path}`, { headers })
+    return { status: res.status, text: await res.text(), type: res.headers.get("content-type") }
+  }
+
+  const active = () => trips.filter((t) => (t.status ?? "active") === "active" && Date.parse(t.departure_time) > nowMs + 3_600_000)
+  const at = (w: { lat: number; lon: number }) => encodeURIComponent(`${w.lat}|${w.lon}`)
+
+  it("lists the API's trips, in the API's order, for the same parameters", async () => {
+    // Far enough apart that the search does not take them for a short line.
+    const far = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) => Math.abs(a.lat - b.lat) + Math.abs(a.lon - b.lon) > 1
+    const whole = active().find((t) => far(t.waypoints[0]!, t.waypoints.at(-1)!) && !t.waypoints.some((w) => w.city === NAUGHTY))!
+    const long = active().find((t) => t.waypoints.length >= 4 && far(t.waypoints[1]!, t.waypoints[2]!))!
+    const queries = [
+      `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&tc=${at(whole.waypoints.at(-1)!)}&radius=50`,
+      // A sub-trip: between two stop-overs of a longer trip.
+      `locale=en_GB&cur=GBP&fc=${at(long.waypoints[1]!)}&tc=${at(long.waypoints[2]!)}&radius=10`,
+      `locale=de_DE&cur=EUR&fn=${encodeURIComponent(whole.waypoints[0]!.city)}&radius=200&sort=trip_price&order=desc&limit=3`,
+      // A later page of a wide search.
+      `locale=es_ES&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=2&page=2`,
+      `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=5&page=3&seats=1`
+    ]
+    let subTrips = 0
+    for (const query of queries) {
+      const fromApi = await apiJson(query)
+      expect(fromApi.status, query).toBe(200)
+      const ids = (fromApi.body.trips as Array<Json>).map((t) => String(t.permanent_id))
+      expect(ids.length, query).toBeGreaterThan(0)
+      subTrips += ids.filter((id) => /_\d+_\d+$/.test(id)).length
+      const fromSite = await page(`/search?${query}`)
+      expect(fromSite.status, query).toBe(200)
+      expect(fromSite.type).toBe("text/html; charset=utf-8")
+      expect(shownIds(fromSite.text), query).toEqual(ids)
+    }
+    expect(subTrips).toBeGreaterThan(0)
+    expect((await apiJson(queries[3]!)).body.pager.page).toBe(2)
+  })
+
+  it("follows the API's _front link of a search to the same trips, and names the next page", async () => {
+    const whole = active()[0]!
+    const query = `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=2`
+    const { body } = await apiJson(query)
+    const front = new URL(String(body.links._front))
+    expect(front.pathname).toBe("/search")
+    const fromSite = await page(`${front.pathname}${front.search}`)
+    expect(shownIds(fromSite.text)).toEqual((body.trips as Array<Json>).map((t) => t.permanent_id))
+    expect(fromSite.text).toContain('rel="next" href="/search?')
+    expect(fromSite.text).toMatch(/rel="next" href="[^"]*page=2/)
+  })
+
+  it("shows every stop-over of a trip, marks the searched part, and draws the route", async () => {
+    const long = active().find((t) => t.waypoints.length >= 3 && !t.waypoints.some((w) => w.city === NAUGHTY))!
+    const whole = await page(`/trip/${encodeURIComponent(long.id)}?locale=fr_FR`)
+    expect(whole.status).toBe(200)
+    const stops = [...whole.text.matchAll(/<li( class="searched")?><time>[^<]*<\/time> ([^<,(]*)/g)]
+    expect(stops.map((m) => unescape(m[2]!).trim())).toEqual(long.waypoints.map((w) => w.city))
+    expect(stops.every((m) => m[1] !== undefined)).toBe(true)
+    expect(whole.text.match(/<circle /g)?.length).toBe(long.waypoints.length)
+    // The price as the API formats it for the locale.
+    const detail = (await (await fetch(`${base}/api/v2/trips/${encodeURIComponent(long.id)}?locale=fr_FR&cur=EUR`, { headers: { key } })).json()) as Json
+    expect(whole.text).toContain(`<strong class="price">${String(detail.price.string_value)}</strong>`)
+
+    const part = await page(`/trip/${encodeURIComponent(`${long.id}_1_2`)}?locale=en_GB`)
+    expect(part.status).toBe(200)
+    const marks = [...part.text.matchAll(/<li( class="searched")?><time>/g)].map((m) => m[1] !== undefined)
+    expect(marks).toEqual(long.waypoints.map((_, k) => k === 1 || k === 2))
+    expect(part.text).toContain(`href="/trip/${encodeURIComponent(long.id)}?`)
+  })
+
+  it("shows markup from the data and from the query as text", async () => {
+    const marked = trips.find((t) => t.waypoints[1]?.city === NAUGHTY)!
+    const trip = await page(`/trip/${encodeURIComponent(marked.id)}`)
+    expect(trip.status).toBe(200)
+    expect(trip.text).not.toContain("<script")
+    expect(trip.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;")
+
+    const name = `${NAUGHTY}"><img src=x>`
+    const query = `locale=en_GB&cur=GBP&fn=${encodeURIComponent(name)}&tn=Lyon`
+    const fromApi = await apiJson(query)
+    const fromSite = await page(`/search?${query}`)
+    expect(fromSite.status).toBe(fromApi.status)
+    expect(fromSite.status).toBe(404)
+    expect(fromSite.text).not.toContain("<script")
+    expect(fromSite.text).not.toContain("<img")
+    expect(unescape(/<p class="message">([^<]*)<\/p>/.exec(fromSite.text)![1]!)).toBe(fromApi.body.error.message)
+  })
+
+  it("answers a bad parameter with the API's message and status, in a page", async () => {
+    for (const query of ["locale=en_GB&cur=GBP&fn=Paris&tn=Lyon&seats=99", "locale=fr_FR&cur=GBP&fn=Paris", "locale=xx_XX&fn=Paris", "fn=Paris&hb=9&he=3", "fn=Paris&tn=%ZZ"]) {
+      const fromSite = await page(`/search?${query}`, { "accept-language": "en" })
+      expect(fromSite.status, query).toBe(400)
+      expect(fromSite.type).toBe("text/html; charset=utf-8")
+      const withLocale = /(^|&)locale=/.test(query) ? query : `${query}&locale=en_GB&cur=GBP`
+      const fromApi = await apiJson(withLocale)
+      expect(fromApi.status, query).toBe(400)
+      expect(unescape(/<p class="message">([^<]*)<\/p>/.exec(fromSite.text)![1]!), query).toBe(fromApi.body.error.message)
+    }
+    const badId = await page("/trip/%ZZ")
+    expect(badId.status).toBe(400)
+    expect(badId.text).toContain("id: malformed percent-encoding in the path")
+    expect((await page("/trip/no-such-trip")).status).toBe(404)
+  })
+
+  it("labels the page in the URL's locale, else in Accept-Language's", async () => {
+    const fr = await page("/search?locale=fr_BE", { "accept-language": "de" })
+    expect(fr.text).toContain('<html lang="fr">')
+    expect(fr.text).toContain(">Rechercher</button>")
+    const de = await page("/search", { "accept-language": "de-CH, fr;q=0.5" })
+    expect(de.text).toContain('<html lang="de">')
+    expect(de.text).toContain(">Suchen</button>")
+    const fallback = await page("/search", { "accept-language": "ja" })
+    expect(fallback.text).toContain('<html lang="en">')
+    expect(fallback.text).toContain(">Search</button>")
+  })
+})

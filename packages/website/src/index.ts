@@ -1,0 +1,4 @@
+export * from "./createWebsite.js"
+export * from "./html.js"
+export * from "./pickLocale.js"
+export * from "./messages/catalogue.js"

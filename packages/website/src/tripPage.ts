@@ -1,0 +1,46 @@
+import type { LocaleCode } from "@tripsearch/core"
+import { type Html, html } from "./html.js"
+import { formatLocalDate } from "./localDate.js"
+import type { MessageKey, Translate } from "./messages/catalogue.js"
+import { routeSvg } from "./routeSvg.js"
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const hoursMinutes = (seconds: number): string => `${Math.floor(seconds / 3600)} h ${String(Math.round((seconds % 3600) / 60)).padStart(2, "0")}`
+
+/** The title and content of `/trip/{id}` over the API's TripDetail of that id. */
+export const tripPage = (trip: Json, query: string, locale: LocaleCode, t: Translate): { readonly title: string; readonly content: Html } => {
+  const stops = trip.stop_overs as ReadonlyArray<Json>
+  const plan = trip.trip_plan as ReadonlyArray<Json>
+  const from = Math.max(0, stops.findIndex((s) => s.departure_place === true))
+  const to = Math.max(from, stops.findIndex((s) => s.arrival_place === true))
+  const title = t("trip_title", { from: String(trip.departure_place.city_name), to: String(trip.arrival_place.city_name) })
+  const car = trip.car as Json
+  return {
+    title,
+    content: html`<h1>${title}</h1>
+<p>${t("departure")}: <strong>${formatLocalDate(String(trip.departure_date), locale)}</strong> · ${t("price")}: <strong class="price">${
+      trip.price.string_value
+    }</strong> · ${t("seats_left", { left: trip.seats_left, seats: trip.seats })}</p>
+<h2>${t("stop_overs")}</h2>
+<ol class="stop-overs">${stops.map((s, k) => {
+      const part = k >= from && k <= to
+      return html`<li${part ? html` class="searched"` : ""}><time>${formatLocalDate(String(plan[k]?.date ?? ""), locale)}</time> ${s.city_name}${
+        s.address !== undefined ? html`, ${s.address}` : ""
+      }${k === from ? html` (${t("departure")}, ${t("searched_part")})` : k === to ? html` (${t("arrival")})` : ""}</li>`
+    })}</ol>
+${routeSvg(
+  stops.map((s) => ({ city: String(s.city_name), lat: Number(s.latitude), lon: Number(s.longitude) })),
+  from,
+  to,
+  t("route_map")
+)}
+<dl>
+<dt>${t("duration")}</dt><dd>${hoursMinutes(Number(trip.duration.value))}</dd>
+<dt>${t("distance")}</dt><dd>${Number(trip.distance.value)} km</dd>
+<dt>${t("car")}</dt><dd>${car.make} ${car.model}${car.color !== undefined ? html`, ${car.color}` : ""} · ${t("comfort_stars", { stars: Number(car.comfort_nb_star) })}</dd>
+<dt>${t("booking")}</dt><dd>${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}, ${t(`booking_type_${String(trip.booking_type)}` as MessageKey)}</dd>
+</dl>
+${trip.main_permanent_id !== undefined ? html`<p><a href="/trip/${encodeURIComponent(String(trip.main_permanent_id))}?${query}">${t("whole_trip")}</a></p>` : ""}`
+  }
+}

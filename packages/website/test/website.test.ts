@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest"
+import { CATALOGUES, escapeHtml, Html, html, pickLocale, translatorOf } from "../src/index.js"
+import { en } from "../src/messages/en.js"
+
+describe("html", () => {
+  it("escapes every interpolated value but Html", () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    expect(html`<p title="${'"><script>'}">${"<b>"}${new Html("<i>ok</i>")}${[new Html("<br>")]}${undefined}${false}</p>`.text).toBe(
+      '<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;<i>ok</i><br></p>'
+    )
+  })
+})
+
+describe("pickLocale", () => {
+  it("takes the URL's locale, else Accept-Language's best, else en_GB", () => {
+    expect(pickLocale("fr_BE", "de")).toBe("fr_BE")
+    expect(pickLocale("xx_XX", "de-AT")).toBe("de_AT")
+    expect(pickLocale(undefined, "ja, fr;q=0.4, nl-BE;q=0.8")).toBe("nl_BE")
+    expect(pickLocale(undefined, "de-CH")).toBe("de_DE")
+    expect(pickLocale(undefined, "pt")).toBe("pt_PT")
+    expect(pickLocale(undefined, "sr-latn-rs")).toBe("sr_Latn_RS")
+    expect(pickLocale(undefined, "fr;q=0, ja")).toBe("en_GB")
+    expect(pickLocale(undefined, undefined)).toBe("en_GB")
+  })
+})
+
+describe("the message catalogue", () => {
+  it("falls back to English for a missing string or language, and fills placeholders", () => {
+    const fr = translatorOf("fr_FR")
+    expect(fr("search_button")).toBe("Rechercher")
+    expect(fr("page_of", { page: 2, pages: 5 })).toBe("Page 2 sur 5")
+    expect(CATALOGUES.fr!.site_name).toBeUndefined()
+    expect(fr("site_name")).toBe(en.site_name)
+    expect(translatorOf("pl_PL")("search_button")).toBe("Search")
+  })
+
+  it("has no key the English catalogue lacks, and the same placeholders as English", () => {
+    for (const [language, catalogue] of Object.entries(CATALOGUES)) {
+      for (const [k, text] of Object.entries(catalogue)) {
+        expect(Object.keys(en), `${language}.${k}`).toContain(k)
+        const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+        expect(names(text!), `${language}.${k}`).toEqual(names(en[k as keyof typeof en]))
+      }
+    }
+  })
+})

@@ -1,0 +1,3 @@
+import { packageProject } from "@tripsearch/vitest-config"
+
+export default packageProject(import.meta.url)
