@@ -32,6 +32,8 @@ describe("the message catalogue", () => {
     expect(CATALOGUES.fr!.site_name).toBeUndefined()
     expect(fr("site_name")).toBe(en.site_name)
     expect(translatorOf("pl_PL")("search_button")).toBe("Search")
+    expect(translatorOf("nl_BE")("search_button")).toBe("Zoeken")
+    expect(translatorOf("pt_BR")("search_button")).toBe("Pesquisar")
   })
 
   it("has no key the English catalogue lacks, and the same placeholders as English", () => {

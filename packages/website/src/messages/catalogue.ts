@@ -3,9 +3,12 @@ import { de } from "./de.js"
 import { en, type MessageKey } from "./en.js"
 import { es } from "./es.js"
 import { fr } from "./fr.js"
+import { it } from "./it.js"
+import { nl } from "./nl.js"
+import { pt } from "./pt.js"
 
 /** The languages with a catalogue, by the language part of a locale code (`fr_BE` -> `fr`). */
-export const CATALOGUES: Readonly<Record<string, Partial<Readonly<Record<MessageKey, string>>>>> = { en, fr, de, es }
+export const CATALOGUES: Readonly<Record<string, Partial<Readonly<Record<MessageKey, string>>>>> = { en, fr, de, es, it, nl, pt }
 
 /** A label function: a string missing from the locale's language (or a language without catalogue) is English. */
 export type Translate = (key: MessageKey, vars?: Readonly<Record<string, string | number>>) => string
