@@ -4,7 +4,7 @@
 // two servers on the same store, loaded in turn within one run. `--help` lists the options.
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
@@ -25,7 +25,9 @@ admission (the server's defaults unless --max-wait-ms, --max-queue), finds the c
 saturates the server (unless --saturation), then loads each in turn with closed-loop clients at
 1x, 2x, 4x and 8x that concurrency, retrying a 503 at once and honouring Retry-After. Prints for
 each: successful searches/s (and as a share of the server's peak in this run), their p50/p99,
-the 503s and their p99 answer time.
+the 503s and their p50/p99 answer time. Then the floor: a bare node:http server answering every
+request with the same 503 (bench/bareRefusal.mjs), at each multiple, retrying at once: the 503
+times the machine and the load tool allow any server.
 
 Options:
   --trips N            size of the generated store .bench/http-N-gV.db (V: the generator version), made on the first run (default 20000)
@@ -37,6 +39,8 @@ Options:
   --max-wait-ms MS     MATCHER_MAX_WAIT_MS of the server with admission (default: the server's default)
   --max-queue N        MATCHER_MAX_QUEUE of the server with admission (default: the server's default)
   --queries Q          distinct searches drawn from the store (default 1000)
+  --baseline DIR       also load, in the same run, the server of another checkout built in DIR
+                       (DIR/apps/api/dist/main.js, e.g. a git worktree of an earlier commit), with its defaults
   -h, --help           print this help and exit`
 
 let values
@@ -52,7 +56,8 @@ try {
       threads: { type: "string", default: "2" },
       "max-wait-ms": { type: "string" },
       "max-queue": { type: "string" },
-      queries: { type: "string", default: "1000" }
+      queries: { type: "string", default: "1000" },
+      baseline: { type: "string" }
     }
   }))
 } catch (e) {
@@ -73,6 +78,12 @@ for (const name of ["trips", "seconds", "saturation", "threads", "max-wait-ms", 
 const multipliers = values.multipliers.split(",").map(Number)
 if (multipliers.some((m) => !Number.isInteger(m) || m < 1)) {
   console.error(`bench:overload: --multipliers must be positive integers separated by commas, got "${values.multipliers}"`)
+  process.exit(2)
+}
+
+const baselineMain = values.baseline === undefined ? undefined : join(resolve(values.baseline), "apps/api/dist/main.js")
+if (baselineMain !== undefined && !existsSync(baselineMain)) {
+  console.error(`bench:overload: no built server at ${baselineMain} (run npm run build in that checkout first)`)
   process.exit(2)
 }
 
@@ -132,11 +143,11 @@ const load = (base, concurrency, seconds, retry) =>
     child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`client exited with ${code}`))))
   })
 
-const start = async (maxWait, maxQueue) => {
+const start = async (maxWait, maxQueue, main = join(root, "apps/api/dist/main.js")) => {
   const env = { TRIPSEARCH_DB: values.db, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: values.threads, INDEX_SNAPSHOT: "off" }
   if (maxWait !== undefined) env.MATCHER_MAX_WAIT_MS = maxWait
   if (maxQueue !== undefined) env.MATCHER_MAX_QUEUE = maxQueue
-  const s = await startChild([join(root, "apps/api/dist/main.js")], env, /listening on (http:\/\/[\d.]+:\d+)/)
+  const s = await startChild([main], env, /listening on (http:\/\/[\d.]+:\d+)/)
   // The server's request log goes to stdout: keep it drained.
   s.child.stdout.resume()
   s.child.stderr.resume()
@@ -148,11 +159,15 @@ const servers = [
   {
     name: `after (MATCHER_MAX_WAIT_MS=${values["max-wait-ms"] ?? "default"}${values["max-queue"] === undefined ? "" : `, MATCHER_MAX_QUEUE=${values["max-queue"]}`})`,
     ...(await start(values["max-wait-ms"], values["max-queue"]))
-  }
+  },
+  ...(baselineMain === undefined ? [] : [{ name: `baseline (${values.baseline}, its defaults)`, ...(await start(undefined, undefined, baselineMain)) }])
 ]
+const floor = await startChild([join(here, "bareRefusal.mjs")], {}, /listening (\d+)/)
+floor.child.stdout.resume()
 const seconds = Number(values.seconds)
 try {
-  console.log(`overload bench: store ${values.db} (${active} active trips), ${paths.length} queries, pool of ${values.threads}, runs of ${seconds} s`)
+  const load1 = () => loadavg()[0].toFixed(2)
+  console.log(`overload bench: store ${values.db} (${active} active trips), ${paths.length} queries, pool of ${values.threads}, runs of ${seconds} s; load average ${load1()} at the start`)
   for (const s of servers) await load(s.base, 4, 1, "now")
 
   let saturation = values.saturation === undefined ? undefined : Number(values.saturation)
@@ -176,23 +191,30 @@ try {
       // The two servers in turn, so that a change in the machine's load hits both alike.
       for (const s of servers) rows.push({ server: s.name, m, retry, ...(await load(s.base, m * saturation, seconds, retry)) })
     }
+    rows.push({ server: "floor", m, retry: "now", ...(await load(`http://127.0.0.1:${floor.match[1]}`, m * saturation, seconds, "now")) })
   }
   const f = (x, d = 0) => (x === null ? "-" : x.toFixed(d))
   for (const s of servers) {
     const mine = rows.filter((r) => r.server === s.name)
     const peak = Math.max(...mine.map((r) => r.okPerSecond))
     console.log(`\n${s.name}: peak ${peak.toFixed(0)} successful searches/s`)
-    console.log("| clients | 503 then | searches/s | of peak | p50 ms | p99 ms | 503s/s | 503 p99 ms | other |")
-    console.log("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    console.log("| clients | 503 then | searches/s | of peak | p50 ms | p99 ms | 503s/s | 503 p50 ms | 503 p99 ms | other |")
+    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for (const r of mine) {
       const other = Object.entries(r.others).map(([k, v]) => `${k}: ${v}`).join(", ")
       console.log(
-        `| ${r.m}x = ${r.m * saturation} | ${r.retry === "now" ? "retry at once" : "Retry-After"} | ${f(r.okPerSecond)} | ${f((100 * r.okPerSecond) / peak)}% | ${f(r.okP50, 1)} | ${f(r.okP99, 1)} | ${f(r.refused / r.seconds)} | ${f(r.refusedP99, 1)} | ${other} |`
+        `| ${r.m}x = ${r.m * saturation} | ${r.retry === "now" ? "retry at once" : "Retry-After"} | ${f(r.okPerSecond)} | ${f((100 * r.okPerSecond) / peak)}% | ${f(r.okP50, 1)} | ${f(r.okP99, 1)} | ${f(r.refused / r.seconds)} | ${f(r.refusedP50, 1)} | ${f(r.refusedP99, 1)} | ${other} |`
       )
     }
   }
+  console.log("\nfloor: a bare node:http server answering every request with the same 503 (bench/bareRefusal.mjs), clients retrying at once")
+  console.log("| clients | 503s/s | 503 p50 ms | 503 p99 ms |")
+  console.log("|---|---:|---:|---:|")
+  for (const r of rows.filter((r) => r.server === "floor")) console.log(`| ${r.m}x = ${r.m * saturation} | ${f(r.refused / r.seconds)} | ${f(r.refusedP50, 1)} | ${f(r.refusedP99, 1)} |`)
+  console.log(`\nload average ${load1()} at the end (the machine's other work shares the cores)`)
   console.log("\ntargets (issue 15), at 4x and 8x retrying at once: searches/s >= 70% of the peak, their p99 <= 1000 ms; 503 p99 <= 10 ms")
 } finally {
   for (const s of servers) s.child.kill("SIGTERM")
+  floor.child.kill("SIGTERM")
   rmSync(work, { recursive: true, force: true })
 }

@@ -69,6 +69,7 @@ console.log(
     okP50: pct(ok, 50),
     okP99: pct(ok, 99),
     refused: refused.length,
+    refusedP50: pct(refused, 50),
     refusedP99: pct(refused, 99),
     others
   })

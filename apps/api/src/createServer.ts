@@ -12,7 +12,7 @@ import {
   ApiMetrics,
   type AppServices,
   corsHeaders,
-  createApp,
+  createRequestListener,
   errorBody,
   type ErrorReply,
   fdLines,
@@ -142,6 +142,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
               ? {}
               : {
                   pool: () => ({ queueDepth: pool.queueSize, busyWorkers: pool.busyWorkers, workers: pool.threadIds.length }),
+                  refusals: () => pool.refusals,
                   // One index per process, written in this thread and shared by every worker.
                   indexes: () => [{ holder: "main", trips: pool.indexState.trips, appliedSeq: pool.indexState.seq }]
                 })
@@ -149,12 +150,12 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
         })
   const requestLogger = logger ?? jsonLineLogger(requestLines, process.stderr)
   const useCases = pool === undefined ? undefined : { searchTrips: searchOn(pool, await runtime.runPromise(PlaceResolver)) }
-  const api = createApp({
+  const api = createRequestListener({
     runtime,
     metrics,
     useCases,
     // A search the pool's admission would refuse is answered 503 before its key is looked up.
-    shedSearch: pool?.admission === undefined ? undefined : (key) => !pool.admits(key),
+    shedSearch: pool?.admission === undefined ? undefined : (key) => pool.shed(key),
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
@@ -164,8 +165,9 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     }
   })
   // The website's pages run the API's own use-cases, so that they show what the API answers.
-  const app = withWebsite(api, { runtime, apiBaseUrl: config.publicBaseUrl, websiteBaseUrl: config.websiteBaseUrl, useCases })
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, app)
+  const app = withWebsite(api.app, { runtime, apiBaseUrl: config.publicBaseUrl, websiteBaseUrl: config.websiteBaseUrl, useCases })
+  // Searches are answered by the API's listener itself, refusals first; the rest by Express.
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
   // oversized headers) never reach Express: they get the Error object all the same.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {

@@ -11,6 +11,7 @@ describe("bench:overload's command line", () => {
     expect(r.status).toBe(0)
     expect(r.stdout).toMatch(/^Usage: npm run bench:overload -- \[options\]/)
     expect(r.stdout).toContain("--saturation C")
+    expect(r.stdout).toContain("--baseline DIR")
   })
 
   it("refuses an unknown flag, a bad number, bad multipliers and a missing store, naming each (exit 2)", () => {
@@ -18,7 +19,8 @@ describe("bench:overload's command line", () => {
       [["--saturaton", "8"], "bench:overload: Unknown option '--saturaton'"],
       [["--saturation", "0"], 'bench:overload: --saturation must be a positive integer, got "0"'],
       [["--multipliers", "1,x"], 'bench:overload: --multipliers must be positive integers separated by commas, got "1,x"'],
-      [["--db", "/nonexistent/store.db"], "bench:overload: no store at /nonexistent/store.db"]
+      [["--db", "/nonexistent/store.db"], "bench:overload: no store at /nonexistent/store.db"],
+      [["--baseline", "/nonexistent/checkout"], "bench:overload: no built server at /nonexistent/checkout/apps/api/dist/main.js"]
     ] as const) {
       const r = run(args)
       expect(r.status).toBe(2)

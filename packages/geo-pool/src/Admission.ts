@@ -18,6 +18,9 @@
  *   rejected with `Cancelled`, and is never started.
  */
 
+/** Why a task was not run: the time bound, the count bound, or its caller gone before its start. */
+export type RefusalReason = "queueTime" | "queueCount" | "clientGone"
+
 /** Refused: the queue is full by count or by the time a new task would wait. */
 export class QueueFull extends Error {
   readonly _tag = "QueueFull"
@@ -84,8 +87,13 @@ export class AdmissionQueue {
   /** When the previous task ended while tasks waited (undefined: it ended with none waiting). */
   private lastSaturatedEnd: number | undefined
   private readonly now: () => number
-  /** Refusals so far, by reason (the estimate at arrival, a push-out, a wait found too long at its turn). */
-  readonly refused = { arrival: 0, pushedOut: 0, stale: 0, cancelled: 0 }
+  /**
+   * Refusals so far, by where they were decided: by `shed` before the task was submitted, at its
+   * arrival, pushed out by another key's task, at its turn after too long a wait, its signal aborted.
+   */
+  readonly refused = { shed: 0, arrival: 0, pushedOut: 0, stale: 0, cancelled: 0 }
+  /** The same refusals by reason. */
+  readonly refusedFor: Record<RefusalReason, number> = { queueTime: 0, queueCount: 0, clientGone: 0 }
 
   constructor(private readonly options: AdmissionOptions) {
     if (!(Number.isInteger(options.slots) && options.slots >= 1)) throw new Error("admission: slots must be an integer >= 1")
@@ -120,25 +128,39 @@ export class AdmissionQueue {
     return this.longestOtherThan(key) !== undefined
   }
 
+  /**
+   * `!admits(key)`, the refusal counted (in `refused.shed` and by reason): for a caller that
+   * refuses the task itself, before it prepares and submits it.
+   */
+  shed(key: string): boolean {
+    if (this.admits(key)) return false
+    this.refused.shed++
+    this.refusedFor[this.boundReached()]++
+    return true
+  }
+
   /** Runs `start` when a slot is free and its turn comes; rejects with `QueueFull` or `Cancelled`. */
   submit<R>(key: string, start: () => Promise<R>, signal?: AbortSignal): Promise<R> {
     if (signal?.aborted === true) {
       this.refused.cancelled++
+      this.refusedFor.clientGone++
       return Promise.reject(new Cancelled())
     }
     if (this.running < this.options.slots && this.waiting === 0) return this.begin(start) as Promise<R>
     if (this.overloaded()) {
+      const bound = this.boundReached()
+      this.refusedFor[bound]++
       const victim = this.longestOtherThan(key)
       if (victim === undefined) {
         this.refused.arrival++
-        return Promise.reject(new QueueFull(this.waiting >= this.options.maxQueue ? "count" : "wait"))
+        return Promise.reject(new QueueFull(bound === "queueCount" ? "count" : "wait"))
       }
       // The newest task of the key with most waiting makes room for this one.
       const queue = this.queues.get(victim)!
       const pushed = queue.pop()!
       this.forget(pushed, queue)
       this.refused.pushedOut++
-      pushed.reject(new QueueFull("wait"))
+      pushed.reject(new QueueFull(bound === "queueCount" ? "count" : "wait"))
     }
     return new Promise<R>((resolve, reject) => {
       const entry: Entry = {
@@ -158,6 +180,7 @@ export class AdmissionQueue {
           queue!.splice(at, 1)
           this.forget(entry, queue!)
           this.refused.cancelled++
+          this.refusedFor.clientGone++
           reject(new Cancelled())
         }
         signal.addEventListener("abort", entry.onAbort, { once: true })
@@ -176,6 +199,11 @@ export class AdmissionQueue {
   /** By count, or by the estimated wait of one more task. */
   private overloaded(): boolean {
     return this.waiting >= this.options.maxQueue || this.estimatedWaitMs > this.options.maxWaitMs
+  }
+
+  /** Which bound an overloaded queue is over: the count's first, since it holds whatever the estimate. */
+  private boundReached(): "queueTime" | "queueCount" {
+    return this.waiting >= this.options.maxQueue ? "queueCount" : "queueTime"
   }
 
   /** The key with the most tasks waiting, if it has more than `key` would have with one more. */
@@ -234,6 +262,7 @@ export class AdmissionQueue {
       this.forget(entry, queue)
       if (this.now() - entry.enqueuedAt > 2 * this.options.maxWaitMs) {
         this.refused.stale++
+        this.refusedFor.queueTime++
         entry.reject(new QueueFull("wait"))
         continue
       }

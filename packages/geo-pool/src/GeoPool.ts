@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
 import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
-import { AdmissionQueue, QueueFull } from "./Admission.js"
+import { AdmissionQueue, QueueFull, type RefusalReason } from "./Admission.js"
 
 export interface GeoPoolOptions {
   /** The SQLite store file the index's writer follows when no `store` is given (then not `:memory:`). */
@@ -103,6 +103,8 @@ const openWriterStore = (dbPath: string): { store: TripStore["Type"]; db: Sqlite
 export class GeoPool {
   private readonly ready = new Map<number, WorkerStats>()
   private closed = false
+  /** Tasks piscina's own queue refused (full): without the admission queue, the count bound. */
+  private piscinaQueueFull = 0
 
   private constructor(
     private readonly piscina: Piscina,
@@ -222,11 +224,33 @@ export class GeoPool {
     return this.admission === undefined || this.admission.admits(key)
   }
 
+  /**
+   * Whether a task of `key` is to be refused now, the refusal counted in `refusals` (never without
+   * an admission queue: piscina's own queue then decides at `run`).
+   */
+  shed(key: string): boolean {
+    return this.admission !== undefined && this.admission.shed(key)
+  }
+
+  /** Tasks refused or never started so far, by reason: `shed`, `run` rejecting `QueueFull` or `Cancelled`. */
+  get refusals(): Readonly<Record<RefusalReason, number>> {
+    const own = this.admission?.refusedFor
+    return {
+      queueTime: own?.queueTime ?? 0,
+      queueCount: (own?.queueCount ?? 0) + this.piscinaQueueFull,
+      clientGone: own?.clientGone ?? 0
+    }
+  }
+
   private dispatch<T extends GeoTask>(task: T): Promise<GeoTaskResult[T["_tag"]]> {
     return this.piscina.run(task).then(
       (result) => result as GeoTaskResult[T["_tag"]],
       (e: unknown) => {
-        throw e instanceof Error && QUEUE_LIMIT_MESSAGES.has(e.message) ? new QueueFull() : new WorkerFailed(task._tag, e)
+        if (e instanceof Error && QUEUE_LIMIT_MESSAGES.has(e.message)) {
+          this.piscinaQueueFull++
+          throw new QueueFull()
+        }
+        throw new WorkerFailed(task._tag, e)
       }
     )
   }

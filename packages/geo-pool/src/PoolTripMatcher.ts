@@ -97,7 +97,7 @@ export const searchOn =
   (params: RawParams, context: RequestContext, representation: Representation = IDENTITY): Effect.Effect<EncodedBody, SearchError> =>
     Effect.flatMap(FiberRef.get(CurrentClientKey), (key) =>
       // Refused before the place names are resolved: a refusal costs no more than parsing did.
-      !pool.admits(key)
+      pool.shed(key)
         ? Effect.fail(overloaded())
         : Effect.flatMap(places === undefined ? Effect.succeed([]) : knownPlaces(places, params), (known) =>
             Effect.async<EncodedBody, SearchError>((resume) => {

@@ -32,11 +32,14 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
       expect(Math.max(...refused.map((r) => r.at))).toBeLessThan(30)
       // What was admitted did not wait much longer than the bound (25 ms of work each on top).
       expect(Math.max(...served.map((r) => r.at))).toBeLessThan(400)
+      // Every refusal counted once, by the time bound.
+      expect(timed.refusals).toEqual({ queueTime: refused.length, queueCount: 0, clientGone: 0 })
 
       const t1 = performance.now()
       const all = await outcomes(Array.from({ length: 40 }, () => counted.run({ _tag: "Busy", ms: 25 })), t1)
       expect(all.every((r) => r.ok)).toBe(true)
       expect(Math.max(...all.map((r) => r.at))).toBeGreaterThan(900)
+      expect(counted.refusals).toEqual({ queueTime: 0, queueCount: 0, clientGone: 0 })
     } finally {
       await Promise.all([timed.close(), counted.close()])
       store.cleanup()
@@ -56,6 +59,9 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
       expect(floodResults.some((r) => !r.ok)).toBe(true)
       expect(calmResults.every((r) => r.ok)).toBe(true)
       expect(pool.admission!.refused.pushedOut).toBe(3)
+      // A push-out is one refusal (the flooder's), not two.
+      const { arrival, pushedOut, stale, shed } = pool.admission!.refused
+      expect(pool.refusals.queueTime).toBe(arrival + pushedOut + stale + shed)
       // ... served round-robin with the flood's, not behind all of it: the last calm task ends
       // within its first few turns, well before the flood's last admitted task.
       const calmLast = Math.max(...calmResults.map((r) => r.at))
@@ -94,6 +100,7 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
       expect(pool.threadIds).toEqual(workersBefore)
       expect(pool.readyWorkers.size).toBe(1)
       expect(pool.admission!.refused.cancelled).toBe(3)
+      expect(pool.refusals).toEqual({ queueTime: 0, queueCount: 0, clientGone: 3 })
     } finally {
       await pool.close()
       store.cleanup()

@@ -15,6 +15,16 @@ export interface PoolState {
   readonly workers: number
 }
 
+/** Searches refused or never started so far, by reason (as the pool counts them). */
+export interface Refusals {
+  /** Refused because they would wait (or had waited) for a worker longer than the time bound. */
+  readonly queueTime: number
+  /** Refused because the queue already held its count of searches. */
+  readonly queueCount: number
+  /** Never started because their client had gone while they waited. */
+  readonly clientGone: number
+}
+
 /** One in-memory trip index, as its holder last reported it. */
 export interface IndexState {
   /** Who writes it: `main` for the server's own thread (the pool's workers share its index). */
@@ -31,6 +41,8 @@ export interface IndexState {
  */
 export interface MetricsSources {
   readonly pool?: (() => PoolState) | undefined
+  /** The pool's refusals so far: read at each scrape, reported as a counter. */
+  readonly refusals?: (() => Refusals) | undefined
   readonly indexes?: (() => ReadonlyArray<IndexState>) | undefined
   /** The store's latest change sequence. */
   readonly storeSeq?: (() => Promise<number>) | undefined
@@ -116,6 +128,24 @@ export class ApiMetrics {
         registers: [registry],
         collect() {
           this.set(pool().workers)
+        }
+      })
+    }
+
+    const refusals = sources.refusals
+    if (refusals !== undefined) {
+      new Counter({
+        name: "tripsearch_search_refusals_total",
+        help: "Searches the pool refused (503) or never started, by reason (queue_time, queue_count, client_gone)",
+        labelNames: ["reason"],
+        registers: [registry],
+        collect() {
+          // The pool keeps the totals: the counter is set to them (a counter's only setter is inc).
+          const now = refusals()
+          this.reset()
+          this.inc({ reason: "queue_time" }, now.queueTime)
+          this.inc({ reason: "queue_count" }, now.queueCount)
+          this.inc({ reason: "client_gone" }, now.clientGone)
         }
       })
     }

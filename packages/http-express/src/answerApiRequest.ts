@@ -15,10 +15,10 @@ import {
   tripThreads
 } from "@tripsearch/core"
 import { compressBody, type ContentCoding, EncodedBody, type ReplyBody, type Representation } from "./encodeBody.js"
-import { type ErrorReply, errorBody, errorReplyOfCause, internalError } from "./httpErrors.js"
+import { type ErrorReply, errorBody, errorReplyOf, errorReplyOfCause, internalError } from "./httpErrors.js"
 import { type Admission, admitAll, type RateLimit } from "./keyQuota.js"
 import type { ResponseFormat } from "./negotiateFormat.js"
-import { ALLOWED_METHODS, type ApiRequest, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
+import { ALLOWED_METHODS, type ApiRequest, type KeySources, type ReadOptions, type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import type { RequestLogger } from "./RequestLogger.js"
 import { toXml } from "./toXml.js"
 import { openApiText } from "./openApiDocument.js"
@@ -151,10 +151,9 @@ const answerUncompressed = async <R = never>(
       break
   }
 
-  const clientKey = read.keys.header ?? (typeof read.keys.query === "string" ? read.keys.query : "")
-  if (read.route._tag === "Search" && options.shedSearch?.(clientKey) === true) {
-    return encodeError(read.format, errorReplyOfCause(Cause.fail(new ServiceOverloaded({ retryAfterSeconds: SHED_RETRY_AFTER_SECONDS })), requestId), {}, encoding)
-  }
+  const shed = shedUncompressed(read, options, encoding)
+  if (shed !== undefined) return shed
+  const clientKey = clientKeyOf(read.keys)
 
   const cases: UseCases = {
     searchTrips: options.useCases?.searchTrips ?? searchTrips,
@@ -195,6 +194,43 @@ const answerUncompressed = async <R = never>(
   const { exit: outcome, rate } = exit.value
   if (Exit.isFailure(outcome)) return failed(outcome.cause, rate)
   return encode(read.format, 200, outcome.value, rate === undefined ? {} : rateHeaders(rate), encoding)
+}
+
+/** The key a request sent (header first), as sent; empty when none (or the query's is repeated). */
+const clientKeyOf = (keys: KeySources): string => keys.header ?? (typeof keys.query === "string" ? keys.query : "")
+
+// Built once: the same for every refused search, and a refusal must cost no more than parsing (a
+// tagged error captures a stack trace when it is made).
+const SHED_ERROR = errorReplyOf(new ServiceOverloaded({ retryAfterSeconds: SHED_RETRY_AFTER_SECONDS }), "")
+
+/** The 503 of each format, by the options it was encoded with (its support link is theirs). */
+const shedReplies = new WeakMap<object, Partial<Record<ResponseFormat, ApiReply>>>()
+
+/** The 503 of a search that `shedSearch` refuses now, uncompressed; undefined for any other request. */
+const shedUncompressed = (
+  read: ReadRequest,
+  options: Pick<AnswerOptions<never>, "shedSearch">,
+  encoding: Encoding
+): ApiReply | undefined => {
+  if (read._tag !== "UseCase" || read.route._tag !== "Search" || options.shedSearch?.(clientKeyOf(read.keys)) !== true) return undefined
+  let replies = shedReplies.get(options)
+  if (replies === undefined) shedReplies.set(options, (replies = {}))
+  return (replies[read.format] ??= encodeError(read.format, SHED_ERROR, {}, encoding))
+}
+
+/**
+ * The answer `answerReadRequest` gives a search that `shedSearch` refuses now (503
+ * `service.overloaded` with `Retry-After`, in the asked format and coding), without the runtime:
+ * for a caller that refuses before the rest of its stack runs. Undefined when the request is not
+ * refused that way.
+ */
+export const shedReply = (
+  read: ReadRequest,
+  options: Pick<AnswerOptions<never>, "shedSearch" | "websiteBaseUrl" | "supportLink" | "logger">,
+  coding: ContentCoding = "identity"
+): ApiReply | undefined => {
+  const reply = shedUncompressed(read, options, { requestId: "", supportLink: supportLinkOf(options), logger: options.logger })
+  return reply === undefined ? undefined : compressReply(reply, coding)
 }
 
 const rateHeaders = (rate: RateLimit): Record<string, string> => ({

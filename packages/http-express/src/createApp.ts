@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import express, { type Express, type NextFunction, type Request, type Response } from "express"
 import type { ManagedRuntime } from "effect"
 import type { KeyStore } from "@tripsearch/core"
 import { type ApiMetrics, metricsFormatOf, metricsRouteOf } from "./ApiMetrics.js"
-import { type ApiReply, answerReadRequest, internalErrorReply, type UseCases, type UseCaseServices } from "./answerApiRequest.js"
+import { type ApiReply, answerReadRequest, internalErrorReply, shedReply, type UseCases, type UseCaseServices } from "./answerApiRequest.js"
 import { CORS_PREFLIGHT_HEADERS, type CorsOrigins, corsHeaders, varyHeader } from "./corsHeaders.js"
 import { keyQuota } from "./keyQuota.js"
 import { negotiateCoding } from "./negotiateCoding.js"
-import { type ReadRequest, readApiRequest } from "./readApiRequest.js"
+import { headerOf, isSearchPath, type ReadRequest, readApiRequest } from "./readApiRequest.js"
 import { type LineSink, type RequestLogger, jsonLineLogger } from "./RequestLogger.js"
 import { redactPath, redactQuery } from "./redactSecrets.js"
 
@@ -44,6 +45,19 @@ export interface CreateAppOptions {
   readonly shedSearch?: ((key: string) => boolean) | undefined
 }
 
+/** The app, and the node:http 'request' listener to serve it with (`http.createServer(listener)`). */
+export interface ApiRequestListener {
+  readonly app: Express
+  /**
+   * Answers a search (`GET` or `HEAD` on the search route) itself, without Express, with the
+   * reply, headers, logs and counts `app` would have given it (a refusal by `shedSearch` first,
+   * before anything else is read); hands every other request to `app`.
+   */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void
+  /** `listener`, handing every other request to `rest` instead: `app` behind something in front of it. */
+  readonly listenerBefore: (rest: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => void
+}
+
 // As the API routes: case-insensitive, one optional trailing slash.
 const METRICS_ROUTE = /^\/metrics\/?$/i
 
@@ -53,6 +67,8 @@ interface RequestState {
   readonly requestId: string
   readonly startedAt: bigint
   readonly startedAtMs: number
+  /** The request target as received (path and query), before any routing rewrote `req.url`. */
+  readonly url: string
   /** The path as asked (still percent-encoded), never the query, with any `name=secret` pair redacted. */
   readonly path: string
   /** The query string as asked, without `key` and with the values of key-like parameters redacted. */
@@ -63,17 +79,19 @@ interface RequestState {
   scrape?: boolean
 }
 
-const states = new WeakMap<Request, RequestState>()
+const states = new WeakMap<IncomingMessage, RequestState>()
 
-const rawTarget = (req: Request): { readonly path: string; readonly query: string } => {
-  const url = req.originalUrl ?? req.url ?? ""
+const rawTarget = (url: string): { readonly path: string; readonly query: string } => {
   const q = url.indexOf("?")
   return q === -1 ? { path: url, query: "" } : { path: url.slice(0, q), query: url.slice(q + 1) }
 }
 
-/** Writes a reply; to HEAD, the same status and headers (`Content-Length` included) without the body. */
-const sendReply = (req: Request, res: Response, reply: ApiReply): void => {
-  res.status(reply.status)
+/**
+ * Writes a reply; to HEAD, the same status and headers (`Content-Length` included) without the body.
+ * Node's own API only, so that a reply written without Express is the same on the wire.
+ */
+const sendReply = (req: IncomingMessage, res: ServerResponse, reply: ApiReply): void => {
+  res.statusCode = reply.status
   for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value)
   if (reply.status === 204) {
     res.end()
@@ -94,7 +112,10 @@ const sendReply = (req: Request, res: Response, reply: ApiReply): void => {
  * without key or quota), the logs and the query log, and with `metrics` the request counts and
  * `GET /metrics`.
  */
-export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: CreateAppOptions): Express => {
+export const createApp = (options: CreateAppOptions): Express => createRequestListener(options).app
+
+/** `createApp`, with the listener that answers searches before Express (see `ApiRequestListener`). */
+export const createRequestListener = ({ runtime, config, useCases, metrics, shedSearch }: CreateAppOptions): ApiRequestListener => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)
   const now = config.now ?? Date.now
   const corsOrigins = config.corsOrigins ?? "*"
@@ -114,15 +135,17 @@ export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: Cr
   app.disable("x-powered-by")
   app.disable("etag")
 
-  // Request id, security headers, logs.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get("x-request-id")
+  // Request id, security headers, logs: for every request, in the app or before it.
+  const begin = (req: IncomingMessage, res: ServerResponse): RequestState => {
+    const incoming = headerOf(req.headers, "x-request-id")
     const requestId = incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
-    const target = rawTarget(req)
+    const url = (req as IncomingMessage & { readonly originalUrl?: string }).originalUrl ?? req.url ?? ""
+    const target = rawTarget(url)
     const state: RequestState = {
       requestId,
       startedAt: process.hrtime.bigint(),
       startedAtMs: now(),
+      url,
       path: redactPath(target.path),
       loggedQuery: redactQuery(target.query)
     }
@@ -133,7 +156,7 @@ export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: Cr
     res.setHeader("Referrer-Policy", "no-referrer")
     res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
     res.setHeader("Vary", vary)
-    for (const [name, value] of Object.entries(corsHeaders(req.get("origin"), corsOrigins))) res.setHeader(name, value)
+    for (const [name, value] of Object.entries(corsHeaders(headerOf(req.headers, "origin"), corsOrigins))) res.setHeader(name, value)
     let logged = false
     const log = () => {
       if (logged) return
@@ -168,6 +191,10 @@ export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: Cr
     }
     res.on("finish", log)
     res.on("close", log)
+    return state
+  }
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    begin(req, res)
     next()
   })
 
@@ -191,10 +218,8 @@ export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: Cr
   }
 
   // Everything else: the adapter's one answer function, as the replay tool's core target uses it.
-  app.use(async (req: Request, res: Response) => {
-    const state = states.get(req)
-    if (state === undefined) throw new Error("request state missing")
-    const read = readApiRequest({ method: req.method, url: req.originalUrl ?? req.url ?? "", headers: req.headers }, options)
+  const answer = async (req: IncomingMessage, res: ServerResponse, state: RequestState, answerOptions = options): Promise<void> => {
+    const read = state.read ?? readApiRequest({ method: req.method ?? "", url: state.url, headers: req.headers }, options)
     state.read = read
     if (read._tag === "Options" && read.preflight && res.hasHeader("Access-Control-Allow-Origin")) {
       for (const [name, value] of Object.entries(CORS_PREFLIGHT_HEADERS)) res.setHeader(name, value)
@@ -206,19 +231,24 @@ export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: Cr
     res.on("close", onClose)
     // A client gone before this handler ran fired its 'close' already: its search must not run.
     if (req.socket.destroyed) abort.abort()
-    const reply = await answerReadRequest(runtime, read, options, {
+    const reply = await answerReadRequest(runtime, read, answerOptions, {
       requestId: state.requestId,
       receivedAtMs: state.startedAtMs,
       signal: abort.signal,
-      coding: negotiateCoding(req.get("accept-encoding"))
+      coding: negotiateCoding(headerOf(req.headers, "accept-encoding"))
     })
     res.off("close", onClose)
     if (abort.signal.aborted) return
     sendReply(req, res, reply)
+  }
+  app.use(async (req: Request, res: Response) => {
+    const state = states.get(req)
+    if (state === undefined) throw new Error("request state missing")
+    await answer(req, res, state)
   })
 
   // Errors thrown by a handler: a 500 without internals.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  const fail = (error: unknown, req: IncomingMessage, res: ServerResponse): void => {
     if (res.headersSent) {
       res.destroy()
       return
@@ -232,7 +262,28 @@ export const createApp = ({ runtime, config, useCases, metrics, shedSearch }: Cr
     })
     const format = state?.read !== undefined && "format" in state.read ? state.read.format : "json"
     sendReply(req, res, internalErrorReply(format, state?.requestId ?? "unknown", options))
-  })
+  }
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => fail(error, req, res))
 
-  return app
+  // A search the listener let through was just checked: `shedSearch` is not asked twice.
+  const checkedOptions = { ...options, shedSearch: undefined }
+  const listenerBefore = (rest: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse): void => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !isSearchPath(req.url ?? "")) {
+      rest(req, res)
+      return
+    }
+    // Searches are the load, and under overload this thread is what saturates first (the workers
+    // wait for it): Express's router and request wrappers cost a search about a fifth of its time
+    // here, and a refusal about half (docs/PERFORMANCE.md, Overload). The search route is answered
+    // here with the app's own steps, the refusal first: a refused search costs the parsing of its
+    // request, its log lines and counts, and nothing else.
+    const state = begin(req, res)
+    const read = readApiRequest({ method: req.method, url: state.url, headers: req.headers }, options)
+    state.read = read
+    const refused = shedReply(read, options, negotiateCoding(headerOf(req.headers, "accept-encoding")))
+    if (refused !== undefined) sendReply(req, res, refused)
+    else answer(req, res, state, checkedOptions).catch((error: unknown) => fail(error, req, res))
+  }
+
+  return { app, listener: listenerBefore(app), listenerBefore }
 }

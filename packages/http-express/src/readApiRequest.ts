@@ -72,6 +72,14 @@ const API_ROUTE = /^\/api\/v2\/trips(?:\/([^/]+?))?(\/threads)?\/?$/i
 const HEALTH_ROUTE = /^\/health\/?$/i
 const OPENAPI_ROUTE = /^\/api\/v2\/openapi\.json$/i
 
+const SEARCH_ROUTE = /^\/api\/v2\/trips\/?$/i
+
+/** Whether a request target (path and query) is the search route's, as `readApiRequest` routes it. */
+export const isSearchPath = (url: string): boolean => {
+  const q = url.indexOf("?")
+  return SEARCH_ROUTE.test(q === -1 ? url : url.slice(0, q))
+}
+
 /** A header's value as one string (a repeated header joined, as Node does). */
 export const headerOf = (headers: ApiRequest["headers"], name: string): string | undefined => {
   const value = headers[name]

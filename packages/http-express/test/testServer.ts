@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http"
+import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { type ApiKey, InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
@@ -28,8 +28,8 @@ export interface Running {
   readonly close: () => Promise<void>
 }
 
-/** The app on a real listening server, on an ephemeral port of the loopback interface. */
-export const listen = (app: Express): Promise<Running> =>
+/** The app (or a node:http listener) on a real listening server, on an ephemeral port of the loopback interface. */
+export const listen = (app: Express | RequestListener): Promise<Running> =>
   new Promise((resolve) => {
     const server = createServer(app)
     server.listen(0, "127.0.0.1", () => {

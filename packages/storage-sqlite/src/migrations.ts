@@ -1,3 +1,6 @@
+/** The covering index the index scan reads (migration 4), also rebuilt by a bulk import. */
+export const TRIPS_SCAN_INDEX = "CREATE INDEX trips_scan ON trips (status, id, packed, shown)"
+
 /**
  * Versioned schema migrations. Step `k` (0-based) moves the database from `user_version = k` to
  * `k + 1`; each step runs in its own transaction. Append new steps, never edit applied ones.
@@ -69,6 +72,6 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   -- Rows imported before this column have NULL here: the scan reads their trip_json instead.
   ALTER TABLE trips ADD COLUMN shown BLOB;
   DROP INDEX trips_scan;
-  CREATE INDEX trips_scan ON trips (status, id, packed, shown);
+  ${TRIPS_SCAN_INDEX};
   `
 ]

@@ -81,3 +81,45 @@ describe("importFeed with decode threads", () => {
     expect(snapshot(db)).toEqual([])
   })
 })
+
+describe("a bulk import (more rows than the store held) builds the scan's covering index once, at its end", () => {
+  const scanIndexSql = (d: SqliteDatabase) => d.prepare("SELECT sql FROM sqlite_master WHERE name = 'trips_scan'").pluck().get()
+  const scanPlan = (d: SqliteDatabase) =>
+    d.prepare("EXPLAIN QUERY PLAN SELECT id, packed, shown FROM trips WHERE status = 'active' ORDER BY id").all().map((r) => (r as { detail: string }).detail)
+  const first = Array.from({ length: 50 }, (_, k) => tripInput(`b${k}`))
+  const second = [
+    ...Array.from({ length: 50 }, (_, k) => tripInput(`b${k}`, { comment: `changed ${k}` })),
+    ...Array.from({ length: 150 }, (_, k) => tripInput(`n${k}`))
+  ]
+
+  it("gives the same rows and the same index as an import row by row", async () => {
+    const other = openDatabase(tmp.path("rowByRow.db"))
+    try {
+      const before = scanIndexSql(db)
+      for (const d of [db, other]) expect(await importFeed(d, feed(first).split("\n"))).toMatchObject({ ok: true, imported: 50 })
+      // 60 rows past the store's 50: the index is dropped at the 60th and built again at the end.
+      expect(await importFeed(db, feed(second).split("\n"), { bulkRows: 60 })).toEqual({ ok: true, imported: 200, unchanged: 0, seq: 250 })
+      expect(await importFeed(other, feed(second).split("\n"))).toEqual({ ok: true, imported: 200, unchanged: 0, seq: 250 })
+      expect(snapshot(db)).toEqual(snapshot(other))
+      expect(scanIndexSql(db)).toBe(before)
+      expect(scanPlan(db).join(" ")).toContain("COVERING INDEX trips_scan")
+      const records = (d: SqliteDatabase) => {
+        const out: Array<unknown> = []
+        run(makeSqliteTripStore(d).scanIndex((r) => out.push(r)))
+        return out
+      }
+      expect(records(db)).toEqual(records(other))
+    } finally {
+      other.close()
+    }
+  })
+
+  it("leaves the store and its index as they were when a line is bad", async () => {
+    expect(await importFeed(db, feed(first).split("\n"))).toMatchObject({ ok: true })
+    const rows = snapshot(db)
+    const result = await importFeed(db, [...feed(second).split("\n"), "{not json"], { bulkRows: 60 })
+    expect(result.ok).toBe(false)
+    expect(snapshot(db)).toEqual(rows)
+    expect(scanPlan(db).join(" ")).toContain("COVERING INDEX trips_scan")
+  })
+})
