@@ -1,17 +1,18 @@
-// Embedding the search in another Node service: the core, the SQLite store and the gazetteer,
-// composed as Effect layers and used through the Promise API.
+// Embedding the search in another Node service: the core, the trip store (a SQLite file or a
+// PostgreSQL database) and the gazetteer, composed as Effect layers and used through the Promise API.
 // Run from any folder: node examples/embedded/embedded-search.mjs [db] [from]
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Layer } from "effect"
 import { InMemoryTripMatcher, TripSearchClient } from "@tripsearch/core"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
-import { SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { isPostgresUrl, tripStoreLayer } from "@tripsearch/store"
 
 // The store `npm start` creates, found from this file rather than from the working directory.
 const DEFAULT_DB = fileURLToPath(new URL("../../data/tripsearch.db", import.meta.url))
 const USAGE = `usage: node examples/embedded/embedded-search.mjs [DB] [FROM]
-  DB     a trip store (default ${DEFAULT_DB}, which npm start creates)
+  DB     a trip store: a SQLite file (default ${DEFAULT_DB}, which npm start creates)
+         or a PostgreSQL database, postgres://user@host:5432/database
   FROM   the departure place (default Paris)`
 
 const args = process.argv.slice(2)
@@ -21,12 +22,12 @@ if (args.includes("--help") || args.includes("-h")) {
 }
 const [dbPath = DEFAULT_DB, from = "Paris"] = args
 // Opening a missing path would create an empty store there (or fail deep in a layer): say so instead.
-if (!existsSync(dbPath)) {
+if (!isPostgresUrl(dbPath) && !existsSync(dbPath)) {
   console.error(`embedded-search: no trip store at ${dbPath}; run npm start once to create the default one, or give a store path\n${USAGE}`)
   process.exit(1)
 }
 
-const store = SqliteTripStore.layer(dbPath)
+const store = tripStoreLayer(dbPath)
 const client = await TripSearchClient.make(
   Layer.mergeAll(store, GazetteerPlaceResolver.layer, Layer.provide(InMemoryTripMatcher.layer, store))
 )

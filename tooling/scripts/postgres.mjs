@@ -34,9 +34,13 @@ if (install.status !== 0) {
   if (update.status !== 0) process.stderr.write(update.stdout + update.stderr)
   install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "postgresql-15")
 }
-if (install.status !== 0 || !installed()) {
+if (install.status !== 0) {
   process.stderr.write(install.stdout + install.stderr)
   say(`apt-get install postgresql-15 failed (exit ${install.status}); its output is above.`)
+  process.exit(1)
+}
+if (!installed()) {
+  say(`postgresql-15 is installed, but ${bin} has no initdb, pg_ctl and postgres: is TRIPSEARCH_PG_BIN right?`)
   process.exit(1)
 }
 say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -37,12 +37,12 @@ standard input) against the embedded core or an API server, and reports statuses
 latency percentiles.
 
 targets
-  --target core --db PATH      the core over a SQLite trip store (in-thread matcher)
+  --target core --db PATH|URL  the core over a trip store: a SQLite file or a postgres:// URL (in-thread matcher)
   --target http://HOST:PORT    an API server; --key KEY is sent in the \`key\` header
   --key KEY
   --compare TARGET             also send every query to TARGET (core or a URL) and report every
                                difference in status and body; exit status 1 if any
-  --db-b PATH, --key-b KEY     store / key of the --compare target
+  --db-b PATH|URL, --key-b KEY store / key of the --compare target
   --api-base-url URL           core target: base of _self links (default http://localhost)
   --website-base-url URL       core target: base of _front links (default https://www.tripsearch.example)
 
@@ -81,7 +81,7 @@ const positive = (name: string, raw: string | undefined): number | undefined => 
 
 const targetSpec = (flag: string, raw: string, db: string | undefined, key: string | undefined, dbFlag: string): TargetSpec => {
   if (raw === "core") {
-    if (db === undefined) throw new UsageError(`${flag} core needs ${dbFlag} PATH (the SQLite trip store)`)
+    if (db === undefined) throw new UsageError(`${flag} core needs ${dbFlag} PATH|URL (a SQLite trip store, or a postgres:// URL)`)
     return { _tag: "Core", dbPath: db }
   }
   let url: URL

@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks"
 import { InMemoryTripMatcher } from "@tripsearch/core"
 import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { answerApiRequest } from "@tripsearch/http-express"
-import { SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { displayDb, isPostgresUrl, tripStoreLayer } from "@tripsearch/store"
 import { Layer, ManagedRuntime } from "effect"
 import { type RecordedQuery, requestTarget } from "./readQueries.js"
 
@@ -67,12 +67,12 @@ export interface CoreTargetOptions {
 
 type CoreServices = Layer.Layer.Success<ReturnType<typeof coreLayer>>
 
-/** The core's services over the SQLite store: the API's wiring, with the in-thread matcher. */
+/** The core's services over the store `--db` names (SQLite or PostgreSQL): the API's wiring, with the in-thread matcher. */
 const coreLayer = (dbPath: string) =>
-  Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(SqliteTripStore.layer(dbPath))), GazetteerPlaceResolver.layer)
+  Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(tripStoreLayer(dbPath))), GazetteerPlaceResolver.layer)
 
 /**
- * The embedded core: the use-cases over the SQLite store, layers built once in a ManagedRuntime,
+ * The embedded core: the use-cases over the trip store, layers built once in a ManagedRuntime,
  * answered through the HTTP adapter's own `answerApiRequest` (routing, query decoding, `_format`
  * and `Accept`, error table, JSON or XML body), so it answers what the server answers. No key is
  * checked (no 401/403/429): that is the server's admission, not the search's.
@@ -85,16 +85,18 @@ export const coreTarget = (options: CoreTargetOptions): Target => {
   let runtime: ManagedRuntime.ManagedRuntime<CoreServices, unknown> | undefined
 
   return {
-    name: `core (${options.dbPath})`,
+    name: `core (${displayDb(options.dbPath)})`,
     check: async () => {
-      if (!existsSync(options.dbPath)) throw new TargetProblem(`no trip store at ${options.dbPath} (--db must name an existing SQLite store)`)
+      if (!isPostgresUrl(options.dbPath) && !existsSync(options.dbPath)) {
+        throw new TargetProblem(`no trip store at ${options.dbPath} (--db must name an existing SQLite store, or a postgres:// URL)`)
+      }
       if (runtime !== undefined) return
       const rt = ManagedRuntime.make(coreLayer(options.dbPath))
       try {
         await rt.runtime()
       } catch (error) {
         await rt.dispose().catch(() => {})
-        throw new TargetProblem(`cannot open the trip store ${options.dbPath}: ${error instanceof Error ? error.message : String(error)}`)
+        throw new TargetProblem(`cannot open the trip store ${displayDb(options.dbPath)}: ${error instanceof Error ? error.message : String(error)}`)
       }
       runtime = rt
     },

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { generateFeed } from "@tripsearch/dataset"
+import { connectPostgres, importFeed as importIntoPostgres, migrate } from "@tripsearch/storage-postgres"
 import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { freshDatabase } from "@tripsearch/store-tests"
 
 const run = promisify(execFile)
 const EXAMPLE = fileURLToPath(new URL("../embedded-search.mjs", import.meta.url))
@@ -21,14 +23,16 @@ const runExample = (args: ReadonlyArray<string>, cwd: string) =>
 const dir = mkdtempSync(join(tmpdir(), "tripsearch-embed-"))
 const dbPath = join(dir, "trips.db")
 let busiest = ""
+let lines: Array<string> = []
 
 beforeAll(async () => {
   const trips = [...generateFeed({ trips: 3000, seed: 7, nowMs: Date.now() })]
   const counts = new Map<string, number>()
   for (const t of trips) if (t.status !== "cancelled") counts.set(t.waypoints[0]!.city, (counts.get(t.waypoints[0]!.city) ?? 0) + 1)
   busiest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0]
+  lines = trips.map((t) => JSON.stringify(t))
   const db = openDatabase(dbPath)
-  const result = await importFeed(db, trips.map((t) => JSON.stringify(t)))
+  const result = await importFeed(db, lines)
   db.close()
   expect(result.ok).toBe(true)
 })
@@ -47,10 +51,29 @@ describe("the README's embedding example", () => {
     expect(stdout).toContain("refused: InvalidParameter cur: must be EUR for locale fr_FR")
   }, 60_000)
 
+  it("prints the same over a PostgreSQL database holding the same trips", async () => {
+    const database = await freshDatabase()
+    try {
+      const sql = connectPostgres(database.url)
+      try {
+        await migrate(sql)
+        expect(await importIntoPostgres(sql, lines)).toMatchObject({ ok: true })
+      } finally {
+        await sql.end()
+      }
+      const [overSqlite, overPostgres] = await Promise.all([runExample([dbPath, busiest], tmpdir()), runExample([database.url, busiest], tmpdir())])
+      expect(overPostgres).toMatchObject({ code: 0, stderr: "" })
+      expect(overPostgres.stdout).toMatch(/^[1-9]\d* trips from /)
+      expect(overPostgres.stdout).toBe(overSqlite.stdout)
+    } finally {
+      await database.drop()
+    }
+  }, 60_000)
+
   it("resolves its default store from the repository, and says so clearly when it is missing", async () => {
     const help = await runExample(["--help"], dir)
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain(`DB     a trip store (default ${REPO_STORE}, which npm start creates)`)
+    expect(help.stdout).toContain(`DB     a trip store: a SQLite file (default ${REPO_STORE}, which npm start creates)`)
 
     const own = await runExample([], EXAMPLE_DIR)
     if (existsSync(REPO_STORE)) expect(own).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+ trips from Paris\n/) })

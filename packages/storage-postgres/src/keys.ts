@@ -12,7 +12,7 @@ export const createKey = async (sql: Sql, input: CreateKeyInput): Promise<{ read
 
 /** Every key, revoked ones included, oldest first. */
 export const listKeys = async (sql: Sql): Promise<ReadonlyArray<KeyInfo>> =>
-  (await sql.unsafe<Array<KeyRow>>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)).map(keyInfoOf)
+  (await sql.unsafe<Array<KeyRow>>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, created_order`)).map(keyInfoOf)
 
 /** Revokes a key; false when no such key or already revoked. */
 export const revokeKey = async (sql: Sql, id: string): Promise<boolean> =>

@@ -67,6 +67,11 @@ export const MIGRATIONS: ReadonlyArray<string> = [
 
   -- Names this database's history of change sequence numbers (TripStore.identity).
   INSERT INTO meta (key, value) VALUES ('store_id', replace(gen_random_uuid()::text, '-', ''));
+  `,
+  `
+  -- Keys made in the same millisecond are listed in the order they were made, as SQLite's rowid
+  -- lists them.
+  ALTER TABLE api_keys ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY;
   `
 ]
 

@@ -284,6 +284,12 @@ export const storePortSuite = (factory: StoreFactory): void => {
         expect(await withKeys((keys) => keys.find(prod.key))).toEqual(Option.none())
       })
 
+      it("lists keys in the order they were made, those made within one millisecond too", async () => {
+        const made: Array<string> = []
+        for (let i = 0; i < 30; i++) made.push((await store.createKey({ name: `k${i}` })).id)
+        expect((await store.listKeys()).map((k) => k.id)).toEqual(made)
+      })
+
       it("counts usage per day, writes it when the layer is released, and the counts survive reopening", async () => {
         const { id } = await store.createKey({ name: "counter" })
         const first = await withKeys((keys) =>
