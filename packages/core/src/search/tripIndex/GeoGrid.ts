@@ -12,6 +12,14 @@ const CELLS = (Math.ceil(180 / CELL_DEG) + 1) * LON_CELLS
 const cellKey = (latIdx: number, lonIdx: number): number => latIdx * LON_CELLS + lonIdx
 const latCell = (lat: number): number => Math.floor((lat + 90) / CELL_DEG)
 const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
+/** Writes the unit vector of a point (degrees) at `3 * e` of `xyz`: the one formula of the grid's chord test. */
+const writeUnit = (xyz: Float32Array, e: number, lat: number, lon: number): void => {
+  const cosLat = Math.cos(lat * RAD)
+  xyz[3 * e] = cosLat * Math.cos(lon * RAD)
+  xyz[3 * e + 1] = cosLat * Math.sin(lon * RAD)
+  xyz[3 * e + 2] = Math.sin(lat * RAD)
+}
+
 /** The grid cell of a point, as one integer. */
 export const cellOf = (lat: number, lon: number): number => cellKey(latCell(lat), lonCell(lon))
 
@@ -156,13 +164,10 @@ export class GeoGrid implements GridImage {
       const lat = t.wLat[w0 + k]!
       const lon = t.wLon[w0 + k]!
       const key = cellOf(lat, lon)
-      const cosLat = Math.cos(lat * RAD)
       this.added[e] = slot
       this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
       this.addedPos[e] = k
-      this.addedXyz[3 * e] = cosLat * Math.cos(lon * RAD)
-      this.addedXyz[3 * e + 1] = cosLat * Math.sin(lon * RAD)
-      this.addedXyz[3 * e + 2] = Math.sin(lat * RAD)
+      writeUnit(this.addedXyz, e, lat, lon)
       this.next[e] = Atomics.load(this.head, key)
       Atomics.store(this.head, key, e + 1)
     }
@@ -202,12 +207,7 @@ export class GeoGrid implements GridImage {
       slots[at] = slot
       ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0)
       pos[at] = k
-      const lat = t.wLat[w]! * RAD
-      const lon = t.wLon[w]! * RAD
-      const cosLat = Math.cos(lat)
-      xyz[3 * at] = cosLat * Math.cos(lon)
-      xyz[3 * at + 1] = cosLat * Math.sin(lon)
-      xyz[3 * at + 2] = Math.sin(lat)
+      writeUnit(xyz, at, t.wLat[w]!, t.wLon[w]!)
     }
     this.start = start
     this.slot = slots
@@ -253,9 +253,8 @@ export class GeoGrid implements GridImage {
    */
   scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number) => void): void {
     const { box } = cells
-    const cosLat = Math.cos(box.lat * RAD)
-    const px = cosLat * Math.cos(box.lon * RAD)
-    const py = cosLat * Math.sin(box.lon * RAD)
+    const px = box.cosLat * Math.cos(box.lon * RAD)
+    const py = box.cosLat * Math.sin(box.lon * RAD)
     const pz = Math.sin(box.lat * RAD)
     const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
     const limit = (chord + MARGIN) * (chord + MARGIN)
