@@ -1,8 +1,8 @@
 // Before against after, in one process: the TripIndex of another build of the core (`--previous`,
 // e.g. a worktree of the last commit, built) and this one, over the same store. Every search of the
-// query log runs through this core's whole use-case on both (alternating which goes first); the
-// answers are compared byte for byte and each index's matcher time, and the whole request's
-// (the use-case and its JSON), are kept per query.
+// query log runs through each build's own whole use-case (its index, rendering and all), alternating
+// which goes first; the answers are compared byte for byte and each index's matcher time, and the
+// whole request's (the use-case and its JSON), are kept per query.
 //
 //   node packages/core/bench/compareIndexes.mjs --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js
 import { readFileSync } from "node:fs"
@@ -19,7 +19,9 @@ if (values.help || !values.db || !values.log || !values.previous) {
   console.log("usage: node packages/core/bench/compareIndexes.mjs --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js")
   process.exit(values.help ? 0 : 2)
 }
-const TripIndexOld = (await import(pathToFileURL(resolve(values.previous)).href)).TripIndex
+const previous = await import(pathToFileURL(resolve(values.previous)).href)
+const TripIndexOld = previous.TripIndex
+const search = { old: previous.searchTrips, new: searchTrips }
 const [dbPath, logPath] = [values.db, values.log]
 const store = makeSqliteTripStore(openDatabase(dbPath, { readonly: true }))
 const load = (I) => { const t0 = performance.now(); const index = new I(); index.beginLoad(); Effect.runSync(store.scanIndex((r) => index.upsert(r))); index.endLoad(); console.log(`${I === TripIndex ? "this" : "previous"} index loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`); return index }
@@ -34,7 +36,7 @@ const qs = readFileSync(logPath, "utf8").split("\n").filter(Boolean).map((l) => 
 const run = (key, q) => {
   spent = 0
   const t0 = performance.now()
-  const r = Effect.runSync(Effect.either(Effect.provide(searchTrips(Object.fromEntries(new URLSearchParams(q.query)), { apiBaseUrl: "http://x", websiteBaseUrl: "http://w", path: q.path, query: q.query }), svc[key])))
+  const r = Effect.runSync(Effect.either(Effect.provide(search[key](Object.fromEntries(new URLSearchParams(q.query)), { apiBaseUrl: "http://x", websiteBaseUrl: "http://w", path: q.path, query: q.query }), svc[key])))
   const body = JSON.stringify(r)
   return { body, ms: spent, wholeMs: performance.now() - t0 }
 }

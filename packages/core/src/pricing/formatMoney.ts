@@ -1,10 +1,15 @@
 import { MINOR_DIGITS, type CurrencyCode } from "../model/Locale.js"
 
-const formats = new Map<string, { format: Intl.NumberFormat; symbol: string }>()
+// By locale, then currency: a lookup per price object without building a key string.
+const formats = new Map<string, Map<CurrencyCode, { format: Intl.NumberFormat; symbol: string }>>()
 
 const formatFor = (bcp47: string, currency: CurrencyCode) => {
-  const key = `${bcp47}|${currency}`
-  let entry = formats.get(key)
+  let byCurrency = formats.get(bcp47)
+  if (byCurrency === undefined) {
+    byCurrency = new Map()
+    formats.set(bcp47, byCurrency)
+  }
+  let entry = byCurrency.get(currency)
   if (entry === undefined) {
     const digits = MINOR_DIGITS[currency]
     const format = new Intl.NumberFormat(bcp47, {
@@ -15,7 +20,7 @@ const formatFor = (bcp47: string, currency: CurrencyCode) => {
     })
     const symbol = format.formatToParts(0).find((p) => p.type === "currency")?.value ?? currency
     entry = { format, symbol }
-    formats.set(key, entry)
+    byCurrency.set(currency, entry)
   }
   return entry
 }

@@ -42,12 +42,17 @@ export const renderSearchTrip = (
   toKm: number | undefined
 ): JsonObject => {
   const { trip } = view.stored
-  return {
+  const prices = renderTripPrices(view, locale.bcp47)
+  // Built in response order, optional fields added in place (see renderParts.ts: no spreads here).
+  const out: Record<string, unknown> = {
     links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
     departure_place: renderPlace(trip, view.i),
     arrival_place: renderPlace(trip, view.j),
-    ...renderTripPrices(view, locale.bcp47),
+    price: prices["price"],
+    price_with_commission: prices["price_with_commission"],
+    price_without_commission: prices["price_without_commission"],
+    commission: prices["commission"],
     seats_left: trip.seats_left,
     seats: trip.seats,
     duration: renderValue(view.durationS, "s"),
@@ -61,10 +66,11 @@ export const renderSearchTrip = (
     answer_delay: trip.answer_delay,
     booking_mode: trip.booking_mode,
     booking_type: trip.booking_type,
-    locations_to_display: trip.waypoints.map((w) => w.city),
-    ...(fromKm !== undefined ? { departure_passenger_routing: routing(fromKm) } : {}),
-    ...(toKm !== undefined ? { arrival_passenger_routing: routing(toKm) } : {}),
-    corridoring_type: "PLANNED",
-    vehicle_pictures: trip.vehicle_pictures ?? []
+    locations_to_display: trip.waypoints.map((w) => w.city)
   }
+  if (fromKm !== undefined) out["departure_passenger_routing"] = routing(fromKm)
+  if (toKm !== undefined) out["arrival_passenger_routing"] = routing(toKm)
+  out["corridoring_type"] = "PLANNED"
+  out["vehicle_pictures"] = trip.vehicle_pictures ?? []
+  return out as JsonObject
 }

@@ -1,6 +1,5 @@
 import { haversineKm } from "../geo/haversine.js"
 import type { MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
-import { bestSegment } from "./tripIndex/bestSegment.js"
 import { FacetTally, Tally } from "./tripIndex/facets.js"
 import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
@@ -33,6 +32,7 @@ export class TripSearcher {
   private readonly distT = new Float64Array(256)
   private readonly dayTally = new Tally(1024)
   private readonly priceTally = new Tally(1 << 16)
+  private readonly matches = new Matches()
 
   search(req: MatchRequest): MatchResult {
     const t = this.t
@@ -54,7 +54,7 @@ export class TripSearcher {
       }
     } else if (fromCells !== undefined) this.grid.scanNear(fromCells, "last", seen, near.onlyFrom)
     else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, near.onlyTo)
-    const candidates = near.candidates
+    const candidates = near.candidates()
     const fromBox = fromCells?.box
     const toBox = toCells?.box
     const dF = this.distF
@@ -64,7 +64,8 @@ export class TripSearcher {
     const facets = new FacetTally(req, this.dayTally, this.priceTally, pricer.unit)
     const { nowMs, autoOnly, includeShort } = req
     const topSeats = req.withTopTrips ? Math.max(1, req.seats ?? 0) : Infinity
-    const matches = new Matches()
+    const matches = this.matches
+    matches.reset()
     let full = 0
     let lowest = Infinity
 
@@ -78,8 +79,7 @@ export class TripSearcher {
       if (!includeShort && (flags & FLAG_SHORT) !== 0) continue
       const w0 = t.wpStart[slot]!
       const last = t.wpCount[slot]! - 1
-      near.distances(t, slot, w0, last, fromBox, toBox, dF, dT)
-      const segment = bestSegment(fromBox !== undefined, toBox !== undefined, last, dF, dT)
+      const segment = near.segmentOf(t, slot, w0, last, fromBox, toBox, dF, dT)
       // The chord test let through a waypoint just outside the radius, and nothing else matched.
       if (segment < 0) continue
       const bi = segment >> 8

@@ -1,4 +1,4 @@
-import { distanceWithin } from "./bestSegment.js"
+import { bestSegment, distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
 import type { TripColumns } from "./TripColumns.js"
 
@@ -10,6 +10,9 @@ const NEAR = 0x7fff
 const OVERFLOW = 0x8000
 
 const bitOf = (k: number, sure: number): number => (k < POSITIONS ? (1 << k) | (sure << (16 + k)) : OVERFLOW)
+
+/** The place in its trip of the lowest waypoint of `word` (its only one, for `onlyOneSure`). */
+const firstPlace = (word: number): number => 31 - Math.clz32(word & NEAR & -(word & NEAR))
 
 /** True when `word` has exactly one waypoint, surely within the radius. */
 const onlyOneSure = (word: number): boolean => {
@@ -35,7 +38,8 @@ export class NearHits {
    * for `from` (`+ 1`) and for `to` (`+ 2`).
    */
   private near = new Int32Array(0)
-  candidates: Array<number> = []
+  private found = new Int32Array(1024)
+  private count = 0
 
   /** Starts a search over an index of `slots` slots. */
   begin(slots: number): void {
@@ -47,7 +51,25 @@ export class NearHits {
       this.q = 1
       this.near.fill(0)
     }
-    this.candidates = []
+    this.count = 0
+  }
+
+  private add(slot: number): void {
+    if (this.count === this.found.length) {
+      const more = new Int32Array(2 * this.count)
+      more.set(this.found)
+      this.found = more
+    }
+    this.found[this.count++] = slot
+  }
+
+  /**
+   * The candidates in slot order. The scan finds them cell by cell, scattered over the per-trip
+   * columns; in slot order the search loop reads those columns in runs (slots are renumbered by
+   * cell), which more than pays for the sort (measured: docs/PERFORMANCE.md).
+   */
+  candidates(): Int32Array {
+    return this.found.subarray(0, this.count).sort()
   }
 
   /** One place only: every trip found near it is a candidate. */
@@ -56,7 +78,7 @@ export class NearHits {
     if (this.near[at] !== -this.q) {
       this.near[at] = -this.q
       this.near[at + side] = 0
-      this.candidates.push(slot)
+      this.add(slot)
     }
     this.near[at + side] |= bitOf(k, sure)
   }
@@ -78,7 +100,7 @@ export class NearHits {
     if (s === this.q) {
       this.near[at] = -this.q
       this.near[at + side] = 0
-      this.candidates.push(slot)
+      this.add(slot)
     } else if (s !== -this.q) return
     this.near[at + side] |= bitOf(k, sure)
   }
@@ -90,6 +112,29 @@ export class NearHits {
   readonly markTo = this.mark(2)
   readonly thenFrom = this.then(1)
   readonly thenTo = this.then(2)
+
+  /**
+   * The segment candidate `slot` matches by, as `bestSegment` answers it (first waypoint `w0`,
+   * `last + 1` waypoints). Where each place asked has exactly one waypoint near it, surely within
+   * the radius, that waypoint decides: no distance is written or compared. Anywhere else, the
+   * distances (`distances`, into `dF` and `dT`) and `bestSegment` over them.
+   */
+  segmentOf(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number {
+    const f = from !== undefined ? this.near[3 * slot + 1]! : 0
+    const g = to !== undefined ? this.near[3 * slot + 2]! : 0
+    // The scan never reports a `from` waypoint that is its trip's last, nor a `to` that is its first.
+    if (to === undefined) {
+      if (onlyOneSure(f)) return firstPlace(f) * 256 + last
+    } else if (from === undefined) {
+      if (onlyOneSure(g)) return firstPlace(g)
+    } else if (onlyOneSure(f) && onlyOneSure(g)) {
+      const i = firstPlace(f)
+      const j = firstPlace(g)
+      return i < j ? i * 256 + j : -1
+    }
+    this.distances(t, slot, w0, last, from, to, dF, dT)
+    return bestSegment(from !== undefined, to !== undefined, last, dF, dT)
+  }
 
   /**
    * The distances of candidate `slot` (first waypoint `w0`, `last + 1` waypoints) to each place

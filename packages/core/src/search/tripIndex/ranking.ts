@@ -28,24 +28,45 @@ export const selectSorted = (items: Array<number>, k: number, compare: (a: numbe
  * price in minor units, UTC departure at `wi`), and the order rules over them (docs/API.md, Searching).
  */
 export class Matches {
-  readonly slot: Array<number> = []
-  readonly i: Array<number> = []
-  readonly j: Array<number> = []
-  readonly price: Array<number> = []
-  readonly utc: Array<number> = []
+  // Typed arrays kept by the searcher between searches: no array grows element by element in the
+  // candidate loop, and nothing is allocated for a search that fits the last one's room.
+  slot = new Int32Array(1024)
+  i = new Uint8Array(1024)
+  j = new Uint8Array(1024)
+  price = new Float64Array(1024)
+  utc = new Float64Array(1024)
   /** Matches eligible as top trips, so that picking them reads no per-trip array again. */
-  readonly eligible: Array<number> = []
+  eligible: Array<number> = []
+  size = 0
 
-  get size(): number {
-    return this.slot.length
+  /** Empties the matches for a new search. */
+  reset(): void {
+    this.size = 0
+    this.eligible = []
   }
 
   push(slot: number, i: number, j: number, price: number, utc: number): void {
-    this.slot.push(slot)
-    this.i.push(i)
-    this.j.push(j)
-    this.price.push(price)
-    this.utc.push(utc)
+    const m = this.size
+    if (m === this.slot.length) this.grow()
+    this.slot[m] = slot
+    this.i[m] = i
+    this.j[m] = j
+    this.price[m] = price
+    this.utc[m] = utc
+    this.size = m + 1
+  }
+
+  private grow(): void {
+    const n = 2 * this.slot.length
+    const copy = <A extends Int32Array | Uint8Array | Float64Array>(a: A, b: A): A => {
+      b.set(a)
+      return b
+    }
+    this.slot = copy(this.slot, new Int32Array(n))
+    this.i = copy(this.i, new Uint8Array(n))
+    this.j = copy(this.j, new Uint8Array(n))
+    this.price = copy(this.price, new Float64Array(n))
+    this.utc = copy(this.utc, new Float64Array(n))
   }
 
   /**

@@ -67,31 +67,42 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
   const start = t.wUtc[w0]!
   const currency = CURRENCIES[t.currency[slot]!]!
   const unit = 10 ** MINOR_DIGITS[currency]
-  return {
-    trip: {
-      id: t.idOf(slot),
-      departure_time: new Date(start).toISOString(),
-      waypoints: waypoints.map(([city, country, address, meetingPoint], k) => ({
-        city,
-        ...(address !== null ? { address } : {}),
-        lat: t.wLat[w0 + k]!,
-        lon: t.wLon[w0 + k]!,
-        country,
-        ...(meetingPoint !== null ? { meeting_point_id: meetingPoint } : {}),
-        offset_min: (t.wUtc[w0 + k]! - start) / 60_000
-      })),
-      legs: durations.map((duration_s, k) => ({ price: t.legPrice[w0 + k]! / unit, distance_km: t.legDist[w0 + k]! / 1000, duration_s })),
-      currency,
-      seats: t.seats[slot]!,
-      seats_left: t.seatsLeft[slot]!,
-      booking_mode: bookingMode,
-      booking_type: BOOKING_TYPES[t.bookingType[slot]!]!,
-      viaggio_rosa: viaggioRosa,
-      is_comfort: isComfort,
-      answer_delay: answerDelay,
-      car: { id: carId, make, model, comfort, comfort_nb_star: stars, category },
-      ...(pictures !== null ? { vehicle_pictures: pictures } : {})
-    },
-    zoneOffsets: waypoints.map((_, k) => (t.wLocal[w0 + k]! - t.wUtc[w0 + k]!) / 60_000)
+  // Loops and properties added in order rather than `map` and conditional spreads: this runs for
+  // every trip a search shows, and a spread of a small object costs a runtime call in V8. The key
+  // order is the one the renderers and a structured clone see either way.
+  const n = waypoints.length
+  const shownWaypoints = new Array<FeedTrip["waypoints"][number]>(n)
+  const zoneOffsets = new Array<number>(n)
+  for (let k = 0; k < n; k++) {
+    const [city, country, address, meetingPoint] = waypoints[k]!
+    const w = w0 + k
+    const waypoint: { -readonly [K in keyof FeedTrip["waypoints"][number]]: FeedTrip["waypoints"][number][K] } = { city } as never
+    if (address !== null) waypoint.address = address
+    waypoint.lat = t.wLat[w]!
+    waypoint.lon = t.wLon[w]!
+    waypoint.country = country
+    if (meetingPoint !== null) waypoint.meeting_point_id = meetingPoint
+    waypoint.offset_min = (t.wUtc[w]! - start) / 60_000
+    shownWaypoints[k] = waypoint
+    zoneOffsets[k] = (t.wLocal[w]! - t.wUtc[w]!) / 60_000
   }
+  const legs = new Array<FeedTrip["legs"][number]>(durations.length)
+  for (let k = 0; k < durations.length; k++) legs[k] = { price: t.legPrice[w0 + k]! / unit, distance_km: t.legDist[w0 + k]! / 1000, duration_s: durations[k]! }
+  const trip: { -readonly [K in keyof ShownStoredTrip["trip"]]: ShownStoredTrip["trip"][K] } = {
+    id: t.idOf(slot),
+    departure_time: new Date(start).toISOString(),
+    waypoints: shownWaypoints,
+    legs,
+    currency,
+    seats: t.seats[slot]!,
+    seats_left: t.seatsLeft[slot]!,
+    booking_mode: bookingMode,
+    booking_type: BOOKING_TYPES[t.bookingType[slot]!]!,
+    viaggio_rosa: viaggioRosa,
+    is_comfort: isComfort,
+    answer_delay: answerDelay,
+    car: { id: carId, make, model, comfort, comfort_nb_star: stars, category }
+  }
+  if (pictures !== null) trip.vehicle_pictures = pictures
+  return { trip, zoneOffsets }
 }
