@@ -1,6 +1,7 @@
 import type { IndexRecord } from "./IndexRecord.js"
 import type { MatchRequest, MatchResult } from "./MatchRequest.js"
 import { GeoGrid } from "./tripIndex/GeoGrid.js"
+import { type IdSource, IdTable } from "./tripIndex/IdTable.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
 import { renumberByCell } from "./tripIndex/renumber.js"
 import { type ColumnCounts, growI32, TripColumns } from "./tripIndex/TripColumns.js"
@@ -43,9 +44,9 @@ export class TripIndex {
 
   private t = new TripColumns()
   private grid = new GeoGrid()
-  // A trip's ref (`refOf`) is fixed when it is upserted and `refSlot` gives the ref's current slot,
-  // so renumbering the slots rewrites one typed array instead of a million map entries.
-  private refOf = new Map<string, number>()
+  // A trip's ref (`ids`: id -> ref) is fixed when it is upserted and `refSlot` gives the ref's
+  // current slot, so renumbering the slots rewrites one typed array and leaves the ids' table as it is.
+  private ids = new IdTable()
   private refSlot: Int32Array = new Int32Array(1024)
   private refs = 0
   private dead = 0
@@ -54,6 +55,14 @@ export class TripIndex {
   private version = 0
   private announced: IndexImage | undefined
   private readonly listeners: Array<(image: IndexImage) => void> = []
+  /** A ref's id, where the columns keep it, for `ids`. */
+  private readonly idSource: IdSource = ((index: TripIndex): IdSource => ({
+    get chars() {
+      return index.t.idChars
+    },
+    from: (ref) => index.t.idStart[index.refSlot[ref]!]!,
+    to: (ref) => index.t.idStart[index.refSlot[ref]! + 1]!
+  }))(this)
 
   static from(records: Iterable<IndexRecord>, options: TripIndexOptions = {}): TripIndex {
     const index = new TripIndex(options)
@@ -70,7 +79,7 @@ export class TripIndex {
 
   endLoad(): void {
     this.loading = false
-    renumberByCell(this.t, this.refOf.size, this.refSlot, this.refs)
+    renumberByCell(this.t, this.ids.size, this.refSlot, this.refs)
     this.dead = 0
     this.rebuildGrid()
     this.announce()
@@ -100,7 +109,7 @@ export class TripIndex {
       }
       const ref = index.refs++
       index.refSlot[ref] = s
-      index.refOf.set(t.idOf(s), ref)
+      index.ids.add(ref, index.idSource)
     }
     index.rebuildGrid()
     index.announce()
@@ -109,11 +118,11 @@ export class TripIndex {
 
   /** Active trips. */
   get size(): number {
-    return this.refOf.size
+    return this.ids.size
   }
 
   has(id: string): boolean {
-    return this.refOf.has(id)
+    return this.ids.get(id, this.idSource) >= 0
   }
 
   /** The arrays as they are now, to search from another thread (`TripSearcher.over`). */
@@ -161,7 +170,7 @@ export class TripIndex {
     const ref = this.refs++
     this.refSlot = growI32(this.refSlot, ref + 1)
     this.refSlot[ref] = slot
-    this.refOf.set(r.id, ref)
+    this.ids.add(ref, this.idSource)
     if (this.loading) return
     const n = t.wpCount[slot]!
     // A full arena, or columns the append had to copy to grow: a new grid, which takes this trip's
@@ -173,10 +182,9 @@ export class TripIndex {
   }
 
   private kill(id: string): void {
-    const ref = this.refOf.get(id)
-    if (ref === undefined) return
+    const ref = this.ids.delete(id, this.idSource)
+    if (ref < 0) return
     this.t.alive[this.refSlot[ref]!] = 0
-    this.refOf.delete(id)
     this.dead++
   }
 
@@ -194,7 +202,8 @@ export class TripIndex {
     const fresh = TripIndex.from(records, { rebuildAfter: this.rebuildAfter, compactAfter: this.compactAfter })
     this.t = fresh.t
     this.grid = fresh.grid
-    this.refOf = fresh.refOf
+    // The table holds refs only, which mean the same with `fresh`'s columns and refSlot, now this one's.
+    this.ids = fresh.ids
     this.refSlot = fresh.refSlot
     this.refs = fresh.refs
     this.dead = 0
