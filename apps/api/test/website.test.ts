@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
+import { ERROR_TOKENS, openApiDocument } from "@tripsearch/http-express"
 import { feedLines } from "@tripsearch/dataset"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -16,6 +17,30 @@ interface FeedLine {
 }
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const REPO = resolve(import.meta.dirname, "../../..")
+
+/** Every error token a source file of the server writes (`token: "x.y"`), wherever it is produced. */
+const tokensInSources = (): Set<string> => {
+  const found = new Set<string>()
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.name.endsWith(".ts")) for (const m of readFileSync(path, "utf8").matchAll(/token: "([a-z_]+\.[a-z_]+)"/g)) found.add(m[1]!)
+    }
+  }
+  for (const root of ["packages", "apps"]) {
+    for (const pkg of readdirSync(join(REPO, root))) {
+      try {
+        walk(join(REPO, root, pkg, "src"))
+      } catch {
+        // A folder without sources.
+      }
+    }
+  }
+  return found
+}
 
 const unescape = (s: string): string =>
   s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&")
@@ -171,5 +196,54 @@ describe("the website, served by the API server over a small store", () => {
     const fallback = await page("/search", { "accept-language": "ja" })
     expect(fallback.text).toContain('<html lang="en">')
     expect(fallback.text).toContain(">Search</button>")
+  })
+
+  it("explains every error token the server can send under its own anchor, where each support-link lands", async () => {
+    const errors = await page("/developers/errors")
+    expect(errors.status).toBe(200)
+    const anchors = new Set([...errors.text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!))
+    const tokens = new Set([...Object.keys(ERROR_TOKENS), ...tokensInSources()])
+    // The scan found the tokens the code writes, not just the table's.
+    expect(tokensInSources().size).toBeGreaterThanOrEqual(10)
+    for (const token of tokens) expect(anchors, token).toContain(token)
+    // Real errors: each support-link, taken to this server, opens a page holding the token's anchor.
+    const failures: Array<[string, RequestInit, string]> = [
+      ["/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris", {}, "auth.missing_key"],
+      ["/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris", { headers: { key: "not-a-key" } }, "auth.invalid_key"],
+      ["/api/v2/trips?locale=fr_FR&cur=EUR&seats=99", { headers: { key } }, "parameter.invalid"],
+      ["/api/v2/trips?cur=EUR", { headers: { key } }, "parameter.missing"],
+      ["/api/v2/trips/no-such-trip?locale=fr_FR", { headers: { key } }, "trip.not_found"],
+      ["/api/v2/nothing-here", { headers: { key } }, "resource.not_found"],
+      ["/api/v2/trips", { method: "DELETE", headers: { key } }, "method.not_allowed"]
+    ]
+    for (const [path, init, token] of failures) {
+      const res = await fetch(`${base}${path}`, init)
+      const error = ((await res.json()) as Json).error as Json
+      expect(error["developper-message"], path).toBe(token)
+      const link = new URL(String(error["support-link"]))
+      expect(link.origin).toBe("http://www.example.test")
+      expect(link.hash).toBe(`#${token}`)
+      const help = await page(`${link.pathname}${link.search}`)
+      expect(help.status, path).toBe(200)
+      expect(help.text).toContain(`<section class="token" id="${token}"`)
+    }
+  })
+
+  it("serves /developers: how to get a key, and the API reference from the served OpenAPI document", async () => {
+    const dev = await page("/developers?locale=en_GB")
+    expect(dev.status).toBe(200)
+    expect(dev.text).toContain('id="getting-a-key"')
+    expect(dev.text).toContain("keys create")
+    const doc = openApiDocument("http://api.example.test") as Json
+    for (const path of Object.keys(doc.paths as Json)) expect(dev.text, path).toContain(`>GET ${path}</h4>`)
+    for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
+      expect(dev.text, name).toContain(`>${name}</h4>`)
+      for (const field of Object.keys(((schema as Json).properties ?? {}) as Json)) expect(dev.text, `${name}.${field}`).toContain(`<code>${field}</code>`)
+    }
+    expect(dev.text).toContain('href="http://api.example.test/api/v2/openapi.json"')
+    expect(dev.text).not.toContain("<script")
+    // The page links its own headings: every in-page link has its target.
+    const ids = new Set([...dev.text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!))
+    for (const m of dev.text.matchAll(/href="#([^"]+)"/g)) expect(ids, m[1]).toContain(m[1]!)
   })
 })

@@ -8,6 +8,7 @@ import { translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
 import { searchPage } from "./searchPage.js"
 import { tripPage } from "./tripPage.js"
+import { developersPage, errorsPage } from "./developersPage.js"
 
 export interface WebsiteOptions {
   /** The API's runtime: the pages run the API's use-cases on the same ports. */
@@ -60,6 +61,8 @@ const bodyJson = (reply: ApiReply): Json => JSON.parse(typeof reply.body === "st
 
 const SEARCH_PAGE = /^\/search\/?$/
 const TRIP_PAGE = /^\/trip\/([^/]+)\/?$/
+const DEVELOPERS_PAGE = /^\/developers\/?$/
+const ERRORS_PAGE = /^\/developers\/errors\/?$/
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
@@ -106,8 +109,20 @@ const rawQueryOf = (req: Request): string => {
   return q === -1 ? "" : url.slice(q + 1)
 }
 
+/** The page's locale: the URL's `locale`, else `Accept-Language`'s. */
+const localeOf = (req: Request): LocaleCode => {
+  let asked: unknown
+  try {
+    asked = parseQuery(rawQueryOf(req)).locale
+  } catch {
+    asked = undefined
+  }
+  return pickLocale(typeof asked === "string" ? asked : undefined, req.get("accept-language"))
+}
+
 /**
- * The website's routes (`GET` and `HEAD` of `/search` and `/trip/{permanent_id}`), answered from
+ * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`, and `/search` and
+ * `/trip/{permanent_id}`, answered from
  * the API's own answer to the same parameters (`readApiRequest` + `answerReadRequest`, without
  * key or quota): a page shows the API's trips in the API's order, and a request the API refuses
  * is a page with the API's status and message. Other requests fall through (`next`).
@@ -118,13 +133,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
 
   const answer = async (req: Request, res: Response, apiPath: string): Promise<{ reply: ApiReply; locale: LocaleCode; t: Translate; query: string } | undefined> => {
     const raw = rawQueryOf(req)
-    let asked: unknown
-    try {
-      asked = parseQuery(raw).locale
-    } catch {
-      asked = undefined
-    }
-    const locale = pickLocale(typeof asked === "string" ? asked : undefined, req.get("accept-language"))
+    const locale = localeOf(req)
     const query = apiQuery(raw, locale)
     const read = readApiRequest({ method: "GET", url: `${apiPath}?${query}`, headers: {} })
     const abort = new AbortController()
@@ -142,8 +151,19 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
   // Express's parameter decoding.
   router.use(async (req, res, next) => {
     const path = (req.originalUrl ?? req.url ?? "").split("?")[0]!
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      next()
+      return
+    }
+    if (DEVELOPERS_PAGE.test(path) || ERRORS_PAGE.test(path)) {
+      const locale = localeOf(req)
+      const t = translatorOf(locale)
+      const page = ERRORS_PAGE.test(path) ? errorsPage(t) : developersPage(options.apiBaseUrl, t)
+      send(res, 200, locale, layout(locale, t, page.title, page.content))
+      return
+    }
     const trip = TRIP_PAGE.exec(path)
-    if ((req.method !== "GET" && req.method !== "HEAD") || (trip === null && !SEARCH_PAGE.test(path))) {
+    if (trip === null && !SEARCH_PAGE.test(path)) {
       next()
       return
     }

@@ -61,7 +61,30 @@ export const en = {
   route_map: "Map of the route",
   error_title: "This request cannot be answered",
   back_to_search: "New search",
-  language: "Language"
+  language: "Language",
+  skip_to_content: "Skip to the content",
+  site_navigation: "Site",
+  developers_title: "Developers",
+  developers_intro: "The same searches are open to programs through the trip search API: JSON or XML over HTTP, with an API key.",
+  developers_contents: "On this page",
+  key_title: "Getting a key",
+  key_how: "Keys are issued by the team that runs this service: ask them for one. On your own copy of the service, `npm start` prints a demo key on its first start, and the `store` command creates more:",
+  key_send: "Send the key in the `key` header (or the `key` query parameter) of every request:",
+  key_quota: "A basic key may make 10,000 requests per UTC day; answers carry `X-RateLimit-Limit-day` and `X-RateLimit-Remaining-day`. Errors are explained on the [error page](/developers/errors).",
+  api_reference: "API reference",
+  openapi_document: "The OpenAPI document",
+  errors_title: "Error messages",
+  errors_intro: "Every error the API answers carries a `developper-message` token, and its `support-link` opens this page on that token.",
+  http_status: "HTTP status",
+  remedy_parameter: "Correct the parameter the message names, as the message's rule says, and send the request again.",
+  remedy_request: "Check how the request is sent: a path that starts with `/`, headers under 16 KiB, a target under 8 KiB, sent in one go.",
+  remedy_key: "Send a valid API key in the `key` header; ask for a new key if yours was revoked.",
+  remedy_place: "Check the spelling of the place, add its country after a comma (`Paris, FR`), or send coordinates (`fc`, `tc`).",
+  remedy_trip: "The trip was cancelled or its id is wrong: search again for a current one.",
+  remedy_path: "Only the paths of the API reference are answered: check the path.",
+  remedy_method: "Send a GET without a body.",
+  remedy_retry_after: "Wait the number of seconds in `Retry-After` before sending the request again.",
+  remedy_service_error: "The request could not be answered because of a fault of the service; quote the request id of the message to the team that runs it."
 } as const
 
 export type MessageKey = keyof typeof en
