@@ -14,6 +14,9 @@ interface FeedLine {
   readonly status?: string
   readonly departure_time: string
   readonly waypoints: Array<{ city: string; lat: number; lon: number }>
+  readonly messaging_status?: string
+  readonly questions?: Array<{ question: string; answer?: string; asked_at: string }>
+  readonly car: { make: string; model: string }
 }
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -245,5 +248,26 @@ describe("the website, served by the API server over a small store", () => {
     // The page links its own headings: every in-page link has its target.
     const ids = new Set([...dev.text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!))
     for (const m of dev.text.matchAll(/href="#([^"]+)"/g)) expect(ids, m[1]).toContain(m[1]!)
+  })
+
+  it("shows the driver's public questions and answers, the car, the seats and the booking, as the API's detail", async () => {
+    const asked = active().filter((t) => (t.messaging_status ?? "public") === "public" && (t.questions?.length ?? 0) > 0)
+    expect(asked.length).toBeGreaterThan(0)
+    for (const trip of asked.slice(0, 3)) {
+      const shown = await page(`/trip/${encodeURIComponent(trip.id)}?locale=en_GB`)
+      expect(shown.status).toBe(200)
+      const qa = /<dl class="qa">([\s\S]*?)<\/dl>/.exec(shown.text)![1]!
+      const questions = [...qa.matchAll(/<dt>([^<]*) <small>/g)].map((m) => unescape(m[1]!))
+      expect(questions).toEqual(trip.questions!.map((q) => q.question))
+      const answers = [...qa.matchAll(/<dd class="(answer|unanswered)">([^<]*)/g)].map((m) => (m[1] === "answer" ? unescape(m[2]!).trim() : undefined))
+      expect(answers).toEqual(trip.questions!.map((q) => q.answer))
+      const detail = (await (await fetch(`${base}/api/v2/trips/${encodeURIComponent(trip.id)}?locale=en_GB&cur=GBP`, { headers: { key } })).json()) as Json
+      expect(unescape(/<dd class="car">([^<·]*)/.exec(shown.text)![1]!).trim()).toBe(`${detail.car.make} ${detail.car.model}${detail.car.color ? `, ${detail.car.color}` : ""}`)
+      const booking = { auto: "confirmed at once", manual: "confirmed by the driver" }[String(detail.booking_mode)]
+      expect(shown.text).toContain(`<dd class="booking">${booking}, `)
+      expect(shown.text).toContain(`${detail.seats_left} of ${detail.seats} seats left`)
+    }
+    const silent = active().find((t) => (t.questions?.length ?? 0) === 0)!
+    expect((await page(`/trip/${encodeURIComponent(silent.id)}`)).text).not.toContain('class="qa"')
   })
 })

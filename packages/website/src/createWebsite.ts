@@ -147,6 +147,12 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     return { reply, locale, t: translatorOf(locale), query }
   }
 
+  /** The trip's public questions and answers, as the API's `threads` answer lists them. */
+  const threadsOf = async (id: string, query: string): Promise<ReadonlyArray<Json>> => {
+    const reply = await answerReadRequest(options.runtime, readApiRequest({ method: "GET", url: `/api/v2/trips/${id}/threads?${query}`, headers: {} }), answerOptions)
+    return reply.status === 200 ? ((bodyJson(reply).threads as ReadonlyArray<Json> | undefined) ?? []) : []
+  }
+
   // Matched on the raw path, so that a malformed id reaches the API's reading (its 400) rather than
   // Express's parameter decoding.
   router.use(async (req, res, next) => {
@@ -174,7 +180,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     const page =
       trip === null
         ? searchPage(bodyJson(reply), new Map([...new URLSearchParams(query)]), locale, t)
-        : tripPage(bodyJson(reply), query, locale, t)
+        : tripPage(bodyJson(reply), await threadsOf(trip[1]!, query), query, locale, t)
     send(res, 200, locale, layout(locale, t, page.title, page.content))
   })
 
