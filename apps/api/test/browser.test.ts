@@ -218,7 +218,7 @@ describe("the website in a real browser", () => {
     for (const [locale, lang, button, from] of [
       ["fr_FR", "fr", "Rechercher", "Départ"],
       ["de_DE", "de", "Suchen", "Von"],
-      ["nl_BE", "nl", "Zoeken", "Van"]
+      ["pl_PL", "pl", "Szukaj", "Skąd"]
     ] as const) {
       await page.goto(`${base}/search?locale=${locale}&fn=${encodeURIComponent(city)}`)
       expect(await page.locator("html").getAttribute("lang")).toBe(lang)

@@ -1,3 +1,4 @@
+import { LOCALES } from "@tripsearch/core"
 import { describe, expect, it } from "vitest"
 import { CATALOGUES, escapeHtml, Html, html, pickLocale, translatorOf } from "../src/index.js"
 import { en } from "../src/messages/en.js"
@@ -31,7 +32,10 @@ describe("the message catalogue", () => {
     expect(fr("page_of", { page: 2, pages: 5 })).toBe("Page 2 sur 5")
     expect(CATALOGUES.fr!.site_name).toBeUndefined()
     expect(fr("site_name")).toBe(en.site_name)
-    expect(translatorOf("pl_PL")("search_button")).toBe("Search")
+    expect(translatorOf("pl_PL")("search_button")).toBe("Szukaj")
+    // The long texts of the developers' pages are English in Polish.
+    expect(CATALOGUES.pl!.key_how).toBeUndefined()
+    expect(translatorOf("pl_PL")("key_how")).toBe(en.key_how)
     expect(translatorOf("nl_BE")("search_button")).toBe("Zoeken")
     expect(translatorOf("pt_BR")("search_button")).toBe("Pesquisar")
   })
@@ -44,5 +48,20 @@ describe("the message catalogue", () => {
         expect(names(text!), `${language}.${k}`).toEqual(names(en[k as keyof typeof en]))
       }
     }
+  })
+
+  it("labels every locale of the table in its own language: the labels of the search and trip pages are all there", () => {
+    const pageLabels = (Object.keys(en) as Array<keyof typeof en>).filter((k) => !/^(key_|remedy_|developers_intro|errors_intro|site_name|trip_title)/.test(k))
+    for (const locale of LOCALES) {
+      const language = locale.slice(0, 2)
+      if (language === "en") continue
+      const catalogue = CATALOGUES[language]
+      expect(catalogue, locale).toBeDefined()
+      const missing = pageLabels.filter((k) => catalogue![k] === undefined)
+      expect(missing, locale).toEqual([])
+      // Translated, not copied: most labels differ from the English ones.
+      expect(pageLabels.filter((k) => catalogue![k] !== en[k]).length, locale).toBeGreaterThan(pageLabels.length * 0.7)
+    }
+    expect(new Set(LOCALES.map((l) => l.slice(0, 2))).size).toBe(Object.keys(CATALOGUES).length)
   })
 })
