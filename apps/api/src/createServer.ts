@@ -165,7 +165,15 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     }
   })
   // The website's pages run the API's own use-cases, so that they show what the API answers.
-  const app = withWebsite(api.app, { runtime, apiBaseUrl: config.publicBaseUrl, websiteBaseUrl: config.websiteBaseUrl, useCases })
+  // They count their campaigns in the app's metrics and log the searches they run in its query log.
+  const app = withWebsite(api.app, {
+    runtime,
+    apiBaseUrl: config.publicBaseUrl,
+    websiteBaseUrl: config.websiteBaseUrl,
+    useCases,
+    metricsRegistry: metrics?.registry,
+    queryLog
+  })
   // Searches are answered by the API's listener itself, refusals first; the rest by Express.
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,

@@ -71,7 +71,15 @@ describe("the website, served by the API server over a small store", () => {
     key = createKey(db, { name: "website-test", tier: "production", dailyLimit: 1_000_000 }).key
     db.close()
     api = await createServer({
-      config: { dbPath, publicBaseUrl: "http://api.example.test", websiteBaseUrl: "http://www.example.test", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+      config: {
+        dbPath,
+        publicBaseUrl: "http://api.example.test",
+        websiteBaseUrl: "http://www.example.test",
+        queryLogPath: join(dir, "query-log.ndjson"),
+        productionDailyLimit: undefined,
+        matcherThreads: 1,
+        metrics: true
+      },
       logger: { info: () => {}, error: () => {} }
     })
     base = `http://127.0.0.1:${(await api.listen(0, "127.0.0.1")).port}`
@@ -269,5 +277,42 @@ describe("the website, served by the API server over a small store", () => {
     }
     const silent = active().find((t) => (t.questions?.length ?? 0) === 0)!
     expect((await page(`/trip/${encodeURIComponent(silent.id)}`)).text).not.toContain('class="qa"')
+  })
+
+  it("accepts svc_cmkt and utm_* on every page, keeps them out of the canonical URL and the links, and counts them per campaign", async () => {
+    const whole = active()[0]!
+    const search = `locale=fr_FR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=2`
+    const tracking = "svc_cmkt=spring-app&utm_source=newsletter&utm_medium=email"
+    const plain = await page(`/search?${search}`)
+    const tracked = await page(`/search?${tracking}&${search}&utm_content=top`)
+    expect(tracked.status).toBe(200)
+    expect(shownIds(tracked.text)).toEqual(shownIds(plain.text))
+    const canonical = (text: string) => unescape(/<link rel="canonical" href="([^"]+)">/.exec(text)![1]!)
+    expect(canonical(tracked.text)).toBe(`http://www.example.test/search?${search}`)
+    expect(canonical(tracked.text)).toBe(canonical(plain.text))
+    expect(tracked.text).not.toMatch(/svc_cmkt|utm_/)
+    const trip = await page(`/trip/${encodeURIComponent(whole.id)}?utm_campaign=winter&locale=de_DE&utm_source=x`)
+    expect(trip.status).toBe(200)
+    expect(canonical(trip.text)).toBe(`http://www.example.test/trip/${encodeURIComponent(whole.id)}?locale=de_DE`)
+    const dev = await page("/developers/errors?utm_source=forum")
+    expect(canonical(dev.text)).toBe("http://www.example.test/developers/errors")
+
+    const metrics = await (await fetch(`${base}/metrics`)).text()
+    const visits = (campaign: string, pageName: string) =>
+      Number(new RegExp(`^tripsearch_website_campaign_visits_total\\{campaign="${campaign}",page="${pageName}"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0)
+    expect(visits("spring-app", "search")).toBe(1)
+    expect(visits("winter", "trip")).toBe(1)
+    expect(visits("unnamed", "errors")).toBe(1)
+    expect(metrics).not.toContain('page="developers"')
+
+    // The query log: the searches the pages ran, as API requests, with their page and campaign.
+    await new Promise((r) => setTimeout(r, 200))
+    const logged = readFileSync(join(dir, "query-log.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Json)
+    const spring = logged.filter((l) => l.campaign === "spring-app")
+    expect(spring).toHaveLength(1)
+    expect(spring[0]).toMatchObject({ path: "/api/v2/trips", status: 200, page: "search" })
+    expect(spring[0]!.query).not.toMatch(/svc_cmkt|utm_/)
+    expect(spring[0]!.query).toContain("radius=500")
+    expect(logged.filter((l) => l.campaign === "winter")).toMatchObject([{ path: `/api/v2/trips/${encodeURIComponent(whole.id)}`, page: "trip" }])
   })
 })

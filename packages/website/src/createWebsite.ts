@@ -1,9 +1,20 @@
 import express, { type Express, type Request, type Response } from "express"
 import type { ManagedRuntime } from "effect"
 import { isLocaleCode, LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
-import { type ApiReply, answerReadRequest, parseQuery, readApiRequest, type UseCases, type UseCaseServices } from "@tripsearch/http-express"
+import {
+  type ApiReply,
+  answerReadRequest,
+  type LineSink,
+  parseQuery,
+  readApiRequest,
+  redactQuery,
+  type UseCases,
+  type UseCaseServices
+} from "@tripsearch/http-express"
+import type { Registry } from "prom-client"
+import { CampaignCounter, campaignOf, isTrackingParameter, type PageName } from "./campaigns.js"
 import { html } from "./html.js"
-import { layout } from "./layout.js"
+import { layout, type PageHead } from "./layout.js"
 import { translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
 import { searchPage } from "./searchPage.js"
@@ -17,6 +28,10 @@ export interface WebsiteOptions {
   readonly websiteBaseUrl: string
   /** The API's use-cases (the server's pool searches), so that a page shows what the API answers. */
   readonly useCases?: Partial<UseCases> | undefined
+  /** The app's metrics registry: page views per campaign are counted in it (none: not counted). */
+  readonly metricsRegistry?: Registry | undefined
+  /** The API's query log: a line per search or trip the pages ran, with the campaign (none: no line). */
+  readonly queryLog?: LineSink | undefined
 }
 
 // Parameters of the API that shape its answer, not the search; `key` is never the website's.
@@ -31,14 +46,14 @@ const nameOf = (part: string): string => {
 }
 
 /**
- * The page's query as the API's: without the answer-shaping parameters and without empty ones
+ * The page's query as the API's: without the answer-shaping and tracking parameters and without empty ones
  * (a form's blank field means "not set"), with `locale` (the page's) and `cur` (the locale's)
  * added when absent. The other parameters keep their encoding, so the API reads them as sent.
  */
 const apiQuery = (rawQuery: string, locale: LocaleCode): string => {
   const parts = rawQuery.split("&").filter((part) => {
     const eq = part.indexOf("=")
-    return eq > 0 && eq < part.length - 1 && !NOT_SEARCH.has(nameOf(part))
+    return eq > 0 && eq < part.length - 1 && !NOT_SEARCH.has(nameOf(part)) && !isTrackingParameter(nameOf(part))
   })
   const names = new Set(parts.map(nameOf))
   if (!names.has("locale")) parts.push(`locale=${locale}`)
@@ -125,11 +140,35 @@ const localeOf = (req: Request): LocaleCode => {
  * `/trip/{permanent_id}`, answered from
  * the API's own answer to the same parameters (`readApiRequest` + `answerReadRequest`, without
  * key or quota): a page shows the API's trips in the API's order, and a request the API refuses
- * is a page with the API's status and message. Other requests fall through (`next`).
+ * is a page with the API's status and message. `svc_cmkt` and `utm_*` are accepted on every page,
+ * left out of the API's query, of the page's links and of its canonical address, and counted per
+ * campaign. Other requests fall through (`next`).
  */
 export const websiteRouter = (options: WebsiteOptions): express.Router => {
   const router = express.Router()
   const answerOptions = { apiBaseUrl: options.apiBaseUrl, websiteBaseUrl: options.websiteBaseUrl, useCases: options.useCases }
+  const campaigns = new CampaignCounter(options.metricsRegistry)
+
+  /** The page's address on the website, without tracking parameters, `key` or blank fields. */
+  const canonicalOf = (path: string, raw: string): string => {
+    const kept = raw.split("&").filter((part) => {
+      const eq = part.indexOf("=")
+      return eq > 0 && eq < part.length - 1 && !isTrackingParameter(nameOf(part)) && nameOf(part) !== "key"
+    })
+    return `${options.websiteBaseUrl}${path}${kept.length > 0 ? `?${kept.join("&")}` : ""}`
+  }
+
+  /** The campaign of the request, counted for the page; its label (or none). */
+  const countCampaign = (raw: string, page: PageName): string | undefined => {
+    let params: Array<[string, string]>
+    try {
+      params = [...new URLSearchParams(raw)]
+    } catch {
+      return undefined
+    }
+    const campaign = campaignOf(params)
+    return campaign === undefined ? undefined : campaigns.count(campaign, page)
+  }
 
   const answer = async (req: Request, res: Response, apiPath: string): Promise<{ reply: ApiReply; locale: LocaleCode; t: Translate; query: string } | undefined> => {
     const raw = rawQueryOf(req)
@@ -161,11 +200,14 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       next()
       return
     }
+    const raw = rawQueryOf(req)
     if (DEVELOPERS_PAGE.test(path) || ERRORS_PAGE.test(path)) {
+      const errors = ERRORS_PAGE.test(path)
+      countCampaign(raw, errors ? "errors" : "developers")
       const locale = localeOf(req)
       const t = translatorOf(locale)
-      const page = ERRORS_PAGE.test(path) ? errorsPage(t) : developersPage(options.apiBaseUrl, t)
-      send(res, 200, locale, layout(locale, t, page.title, page.content))
+      const page = errors ? errorsPage(t) : developersPage(options.apiBaseUrl, t)
+      send(res, 200, locale, layout(locale, t, page.title, page.content, { canonical: canonicalOf(errors ? "/developers/errors" : "/developers", raw) }))
       return
     }
     const trip = TRIP_PAGE.exec(path)
@@ -173,15 +215,32 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       next()
       return
     }
-    const answered = await answer(req, res, trip === null ? "/api/v2/trips" : `/api/v2/trips/${trip[1]!}`)
+    const startedAt = performance.now()
+    const campaign = countCampaign(raw, trip === null ? "search" : "trip")
+    const apiPath = trip === null ? "/api/v2/trips" : `/api/v2/trips/${trip[1]!}`
+    const answered = await answer(req, res, apiPath)
     if (answered === undefined) return
     const { reply, locale, t, query } = answered
+    // The search the page ran, as the API's query log records a request (the replay tool reads it
+    // so), with the page and campaign it came from.
+    options.queryLog?.write(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        path: apiPath,
+        query: redactQuery(query),
+        status: reply.status,
+        duration_ms: Math.round((performance.now() - startedAt) * 100) / 100,
+        page: trip === null ? "search" : "trip",
+        ...(campaign !== undefined ? { campaign } : {})
+      }) + "\n"
+    )
     if (reply.status !== 200) return errorPage(res, reply, locale, t)
     const page =
       trip === null
         ? searchPage(bodyJson(reply), new Map([...new URLSearchParams(query)]), locale, t)
         : tripPage(bodyJson(reply), await threadsOf(trip[1]!, query), query, locale, t)
-    send(res, 200, locale, layout(locale, t, page.title, page.content))
+    const head: PageHead = { canonical: canonicalOf(path, raw) }
+    send(res, 200, locale, layout(locale, t, page.title, page.content, head))
   })
 
   return router

@@ -1,5 +1,7 @@
 import { LOCALES } from "@tripsearch/core"
+import { Registry } from "prom-client"
 import { describe, expect, it } from "vitest"
+import { CampaignCounter, campaignOf, isTrackingParameter } from "../src/campaigns.js"
 import { CATALOGUES, escapeHtml, Html, html, pickLocale, translatorOf } from "../src/index.js"
 import { en } from "../src/messages/en.js"
 
@@ -63,5 +65,33 @@ describe("the message catalogue", () => {
       expect(pageLabels.filter((k) => catalogue![k] !== en[k]).length, locale).toBeGreaterThan(pageLabels.length * 0.7)
     }
     expect(new Set(LOCALES.map((l) => l.slice(0, 2))).size).toBe(Object.keys(CATALOGUES).length)
+  })
+})
+
+describe("campaigns", () => {
+  it("names a request's campaign by svc_cmkt, else utm_campaign, else unnamed for other utm_*", () => {
+    expect(campaignOf([["svc_cmkt", "app"], ["utm_campaign", "mail"]])).toBe("app")
+    expect(campaignOf([["utm_campaign", "mail"], ["svc_cmkt", " "]])).toBe("mail")
+    expect(campaignOf([["utm_source", "forum"]])).toBe("unnamed")
+    expect(campaignOf([["utm_source", ""], ["fn", "Paris"]])).toBeUndefined()
+    expect(campaignOf([["svc_cmkt", "x".repeat(500)]])).toBe("x".repeat(64))
+    expect(isTrackingParameter("utm_term")).toBe(true)
+    expect(isTrackingParameter("svc_cmkt")).toBe(true)
+    expect(isTrackingParameter("utmost")).toBe(false)
+  })
+
+  it("counts the first campaign names under their own label and folds the rest into other", async () => {
+    const registry = new Registry()
+    const counter = new CampaignCounter(registry, 3)
+    for (const name of ["a", "b", "a", "c", "d", "e", "b"]) counter.count(name, "search")
+    counter.count("other", "trip")
+    const series = (await registry.getSingleMetric("tripsearch_website_campaign_visits_total")!.get()).values.map((v) => [v.labels.campaign, v.labels.page, v.value])
+    expect(series).toEqual([
+      ["a", "search", 2],
+      ["b", "search", 2],
+      ["c", "search", 1],
+      ["other", "search", 2],
+      ["other", "trip", 1]
+    ])
   })
 })
