@@ -103,8 +103,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks">>
   readonly logger?: RequestLogger
 }
 
@@ -172,7 +172,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     websiteBaseUrl: config.websiteBaseUrl,
     useCases,
     metricsRegistry: metrics?.registry,
-    queryLog
+    queryLog,
+    appLinks: config.appLinks
   })
   // Searches are answered by the API's listener itself, refusals first; the rest by Express.
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))

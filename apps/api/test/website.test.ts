@@ -7,6 +7,8 @@ import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
 
+const CERT = Array.from({ length: 32 }, (_, k) => (k * 7).toString(16).padStart(2, "0").toUpperCase()).join(":")
+
 const NAUGHTY = `<script>alert("x")</script>`
 
 interface FeedLine {
@@ -78,7 +80,8 @@ describe("the website, served by the API server over a small store", () => {
         queryLogPath: join(dir, "query-log.ndjson"),
         productionDailyLimit: undefined,
         matcherThreads: 1,
-        metrics: true
+        metrics: true,
+        appLinks: { android: { packageName: "com.example.rides", certFingerprints: [CERT] }, ios: { appId: "ABCDE12345.com.example.rides" } }
       },
       logger: { info: () => {}, error: () => {} }
     })
@@ -314,5 +317,53 @@ describe("the website, served by the API server over a small store", () => {
     expect(spring[0]!.query).not.toMatch(/svc_cmkt|utm_/)
     expect(spring[0]!.query).toContain("radius=500")
     expect(logged.filter((l) => l.campaign === "winter")).toMatchObject([{ path: `/api/v2/trips/${encodeURIComponent(whole.id)}`, page: "trip" }])
+  })
+
+  it("names the configured apps: app link tags on the pages, and the two /.well-known files", async () => {
+    const whole = active()[0]!
+    const trip = await page(`/trip/${encodeURIComponent(whole.id)}?locale=fr_FR&utm_source=x`)
+    const url = `http://www.example.test/trip/${encodeURIComponent(whole.id)}?locale=fr_FR`
+    expect(trip.text).toContain('<meta property="al:android:package" content="com.example.rides">')
+    expect(unescape(/<meta property="al:android:url" content="([^"]+)">/.exec(trip.text)![1]!)).toBe(url)
+    expect(unescape(/<meta property="al:ios:url" content="([^"]+)">/.exec(trip.text)![1]!)).toBe(url)
+    expect((await page("/search?fn=Paris")).text).toContain('<meta property="al:android:package"')
+
+    const android = await fetch(`${base}/.well-known/assetlinks.json`)
+    expect(android.status).toBe(200)
+    expect(android.headers.get("content-type")).toMatch(/^application\/json/)
+    expect(await android.json()).toEqual([
+      {
+        relation: ["delegate_permission/common.handle_all_urls"],
+        target: { namespace: "android_app", package_name: "com.example.rides", sha256_cert_fingerprints: [CERT] }
+      }
+    ])
+    const apple = await fetch(`${base}/.well-known/apple-app-site-association`)
+    expect(apple.status).toBe(200)
+    expect(apple.headers.get("content-type")).toMatch(/^application\/json/)
+    const details = ((await apple.json()) as Json).applinks.details as Array<Json>
+    expect(details).toHaveLength(1)
+    expect(details[0]!.appIDs).toEqual(["ABCDE12345.com.example.rides"])
+    expect(details[0]!.components).toContainEqual({ "/": "/trip/*" })
+    expect(details[0]!.paths).toContain("/search")
+  })
+
+  it("without a configured app: no app link tags, and the /.well-known files are the API's 404", async () => {
+    const bare = await createServer({
+      config: { dbPath, publicBaseUrl: "http://api.example.test", websiteBaseUrl: "http://www.example.test", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 0, metrics: false },
+      logger: { info: () => {}, error: () => {} }
+    })
+    try {
+      const bareBase = `http://127.0.0.1:${(await bare.listen(0, "127.0.0.1")).port}`
+      for (const path of ["/.well-known/assetlinks.json", "/.well-known/apple-app-site-association"]) {
+        const res = await fetch(`${bareBase}${path}`)
+        expect(res.status, path).toBe(404)
+        expect((((await res.json()) as Json).error as Json)["developper-message"]).toBe("resource.not_found")
+      }
+      const search = await (await fetch(`${bareBase}/search?fn=Paris`)).text()
+      expect(search).toContain('<link rel="canonical"')
+      expect(search).not.toContain("al:")
+    } finally {
+      await bare.close()
+    }
   })
 })

@@ -12,6 +12,7 @@ import {
   type UseCaseServices
 } from "@tripsearch/http-express"
 import type { Registry } from "prom-client"
+import { appleAppSiteAssociation, appLinkTags, type AppLinks, assetLinks } from "./appLinks.js"
 import { CampaignCounter, campaignOf, isTrackingParameter, type PageName } from "./campaigns.js"
 import { html } from "./html.js"
 import { layout, type PageHead } from "./layout.js"
@@ -32,6 +33,8 @@ export interface WebsiteOptions {
   readonly metricsRegistry?: Registry | undefined
   /** The API's query log: a line per search or trip the pages ran, with the campaign (none: no line). */
   readonly queryLog?: LineSink | undefined
+  /** The mobile apps that open the pages' links (app link tags, `/.well-known` files); none by default. */
+  readonly appLinks?: AppLinks | undefined
 }
 
 // Parameters of the API that shape its answer, not the search; `key` is never the website's.
@@ -78,6 +81,9 @@ const SEARCH_PAGE = /^\/search\/?$/
 const TRIP_PAGE = /^\/trip\/([^/]+)\/?$/
 const DEVELOPERS_PAGE = /^\/developers\/?$/
 const ERRORS_PAGE = /^\/developers\/errors\/?$/
+// Without a configured app these fall through to the API's 404.
+const ASSET_LINKS = "/.well-known/assetlinks.json"
+const APPLE_ASSOCIATION = "/.well-known/apple-app-site-association"
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
@@ -148,6 +154,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
   const router = express.Router()
   const answerOptions = { apiBaseUrl: options.apiBaseUrl, websiteBaseUrl: options.websiteBaseUrl, useCases: options.useCases }
   const campaigns = new CampaignCounter(options.metricsRegistry)
+  const apps = options.appLinks ?? {}
 
   /** The page's address on the website, without tracking parameters, `key` or blank fields. */
   const canonicalOf = (path: string, raw: string): string => {
@@ -200,6 +207,11 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       next()
       return
     }
+    const wellKnown = path === ASSET_LINKS ? assetLinks(apps) : path === APPLE_ASSOCIATION ? appleAppSiteAssociation(apps) : undefined
+    if (wellKnown !== undefined) {
+      res.status(200).set({ "Content-Type": "application/json", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" }).send(JSON.stringify(wellKnown))
+      return
+    }
     const raw = rawQueryOf(req)
     if (DEVELOPERS_PAGE.test(path) || ERRORS_PAGE.test(path)) {
       const errors = ERRORS_PAGE.test(path)
@@ -239,7 +251,8 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       trip === null
         ? searchPage(bodyJson(reply), new Map([...new URLSearchParams(query)]), locale, t)
         : tripPage(bodyJson(reply), await threadsOf(trip[1]!, query), query, locale, t)
-    const head: PageHead = { canonical: canonicalOf(path, raw) }
+    const canonical = canonicalOf(path, raw)
+    const head: PageHead = { canonical, extra: appLinkTags(apps, canonical) }
     send(res, 200, locale, layout(locale, t, page.title, page.content, head))
   })
 
