@@ -53,7 +53,9 @@ try {
       const res = await page.goto(`${base}${path}`)
       if (res?.status() !== 200) throw new Error(`${path} answered ${res?.status()}`)
       const file = join(out, `${name}-${width}.png`)
-      await page.screenshot({ path: file, fullPage: true })
+      // The page from its top, cut at two screens or so: the rest repeats what is shown.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight)
+      await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height: Math.min(height, viewport.height * 2) } })
       console.log(`wrote ${file}`)
       await context.close()
     }

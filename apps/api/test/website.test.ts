@@ -366,4 +366,29 @@ describe("the website, served by the API server over a small store", () => {
       await bare.close()
     }
   })
+
+  it("shows the API's top trips on the first page, and links the same page in each of the 23 locales", async () => {
+    const whole = active()[0]!
+    const query = `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=3&svc_cmkt=x`
+    const { body } = await apiJson(query)
+    const top = (body.top_trips as Array<Json>).map((t) => String(t.permanent_id))
+    expect(top.length).toBeGreaterThan(0)
+    const shown = await page(`/search?${query}`)
+    expect([...shown.text.matchAll(/<li data-top-id="([^"]+)"/g)].map((m) => unescape(m[1]!))).toEqual(top)
+    expect(shownIds(shown.text)).toEqual((body.trips as Array<Json>).map((t) => String(t.permanent_id)))
+
+    const languages = /<ul class="languages">([\s\S]*?)<\/ul>/.exec(shown.text)![1]!
+    const links = [...languages.matchAll(/<a href="([^"]+)" hreflang="([^"]+)"/g)].map((m) => ({ href: unescape(m[1]!), lang: m[2]! }))
+    expect(links).toHaveLength(22)
+    expect(languages).toContain('<span aria-current="true">français (France)</span>')
+    const polish = links.find((l) => l.lang === "pl-PL")!
+    expect(polish.href).not.toMatch(/cur=|svc_cmkt|locale=fr_FR/)
+    const inPolish = await page(polish.href)
+    expect(inPolish.status).toBe(200)
+    expect(inPolish.text).toContain('<html lang="pl">')
+    // Prices in złoty now, the Polish currency, for the same trips.
+    const fromApi = await apiJson(new URL(polish.href, "http://x").search.slice(1) + "&cur=PLN")
+    expect(shownIds(inPolish.text)).toEqual((fromApi.body.trips as Array<Json>).map((t) => String(t.permanent_id)))
+    expect(inPolish.text).toContain(String((fromApi.body.trips as Array<Json>)[0]!.price.string_value))
+  })
 })

@@ -165,6 +165,20 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     return `${options.websiteBaseUrl}${path}${kept.length > 0 ? `?${kept.join("&")}` : ""}`
   }
 
+  /**
+   * The page in another locale: the same address without `locale` and `cur` (the currency follows
+   * the new locale) nor tracking parameters.
+   */
+  const inLocaleOf =
+    (path: string, raw: string) =>
+    (locale: LocaleCode): string => {
+      const kept = raw.split("&").filter((part) => {
+        const name = nameOf(part)
+        return part.indexOf("=") > 0 && !part.endsWith("=") && name !== "locale" && name !== "cur" && name !== "key" && !isTrackingParameter(name)
+      })
+      return `${path}?${[...kept, `locale=${locale}`].join("&")}`
+    }
+
   /** The campaign of the request, counted for the page; its label (or none). */
   const countCampaign = (raw: string, page: PageName): string | undefined => {
     let params: Array<[string, string]>
@@ -219,7 +233,8 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       const locale = localeOf(req)
       const t = translatorOf(locale)
       const page = errors ? errorsPage(t) : developersPage(options.apiBaseUrl, t)
-      send(res, 200, locale, layout(locale, t, page.title, page.content, { canonical: canonicalOf(errors ? "/developers/errors" : "/developers", raw) }))
+      const pagePath = errors ? "/developers/errors" : "/developers"
+      send(res, 200, locale, layout(locale, t, page.title, page.content, { canonical: canonicalOf(pagePath, raw), inLocale: inLocaleOf(pagePath, raw) }))
       return
     }
     const trip = TRIP_PAGE.exec(path)
@@ -252,7 +267,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
         ? searchPage(bodyJson(reply), new Map([...new URLSearchParams(query)]), locale, t)
         : tripPage(bodyJson(reply), await threadsOf(trip[1]!, query), query, locale, t)
     const canonical = canonicalOf(path, raw)
-    const head: PageHead = { canonical, extra: appLinkTags(apps, canonical) }
+    const head: PageHead = { canonical, extra: appLinkTags(apps, canonical), inLocale: inLocaleOf(path, raw) }
     send(res, 200, locale, layout(locale, t, page.title, page.content, head))
   })
 

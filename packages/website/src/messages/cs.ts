@@ -73,5 +73,7 @@ export const cs: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Reference API",
   http_status: "Stavový kód HTTP",
   developers_contents: "Na této stránce",
-  openapi_document: "Dokument OpenAPI"
+  openapi_document: "Dokument OpenAPI",
+  top_trips: "Doporučené jízdy",
+  more_criteria: "Další kritéria"
 }

@@ -72,5 +72,7 @@ export const de: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "API-Referenz",
   http_status: "HTTP-Statuscode",
   developers_contents: "Auf dieser Seite",
-  openapi_document: "Das OpenAPI-Dokument"
+  openapi_document: "Das OpenAPI-Dokument",
+  top_trips: "Empfohlene Fahrten",
+  more_criteria: "Weitere Kriterien"
 }

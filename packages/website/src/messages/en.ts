@@ -62,6 +62,8 @@ export const en = {
   error_title: "This request cannot be answered",
   back_to_search: "New search",
   language: "Language",
+  top_trips: "Recommended rides",
+  more_criteria: "More criteria",
   questions: "Questions to the driver",
   not_answered: "Not answered yet",
   driver_comment: "The driver's words",

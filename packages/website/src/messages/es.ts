@@ -72,5 +72,7 @@ export const es: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Referencia de la API",
   http_status: "Código HTTP",
   developers_contents: "En esta página",
-  openapi_document: "El documento OpenAPI"
+  openapi_document: "El documento OpenAPI",
+  top_trips: "Viajes recomendados",
+  more_criteria: "Más criterios"
 }

@@ -72,5 +72,7 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Référence de l'API",
   http_status: "Code HTTP",
   developers_contents: "Sur cette page",
-  openapi_document: "Le document OpenAPI"
+  openapi_document: "Le document OpenAPI",
+  top_trips: "Trajets recommandés",
+  more_criteria: "Plus de critères"
 }

@@ -73,5 +73,7 @@ export const hu: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "API-referencia",
   http_status: "HTTP-állapotkód",
   developers_contents: "Ezen az oldalon",
-  openapi_document: "Az OpenAPI-dokumentum"
+  openapi_document: "Az OpenAPI-dokumentum",
+  top_trips: "Ajánlott fuvarok",
+  more_criteria: "További feltételek"
 }

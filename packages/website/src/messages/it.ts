@@ -72,5 +72,7 @@ export const it: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Riferimento dell'API",
   http_status: "Codice HTTP",
   developers_contents: "In questa pagina",
-  openapi_document: "Il documento OpenAPI"
+  openapi_document: "Il documento OpenAPI",
+  top_trips: "Viaggi consigliati",
+  more_criteria: "Altri criteri"
 }

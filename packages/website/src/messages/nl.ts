@@ -72,5 +72,7 @@ export const nl: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "API-referentie",
   http_status: "HTTP-statuscode",
   developers_contents: "Op deze pagina",
-  openapi_document: "Het OpenAPI-document"
+  openapi_document: "Het OpenAPI-document",
+  top_trips: "Aanbevolen ritten",
+  more_criteria: "Meer criteria"
 }

@@ -73,5 +73,7 @@ export const pl: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Dokumentacja API",
   http_status: "Kod stanu HTTP",
   developers_contents: "Na tej stronie",
-  openapi_document: "Dokument OpenAPI"
+  openapi_document: "Dokument OpenAPI",
+  top_trips: "Polecane przejazdy",
+  more_criteria: "Więcej kryteriów"
 }

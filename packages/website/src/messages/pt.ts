@@ -73,5 +73,7 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Referência da API",
   http_status: "Código HTTP",
   developers_contents: "Nesta página",
-  openapi_document: "O documento OpenAPI"
+  openapi_document: "O documento OpenAPI",
+  top_trips: "Viagens recomendadas",
+  more_criteria: "Mais critérios"
 }

@@ -73,5 +73,7 @@ export const ro: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Referința API",
   http_status: "Cod de stare HTTP",
   developers_contents: "Pe această pagină",
-  openapi_document: "Documentul OpenAPI"
+  openapi_document: "Documentul OpenAPI",
+  top_trips: "Curse recomandate",
+  more_criteria: "Mai multe criterii"
 }

@@ -73,5 +73,7 @@ export const ru: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Справочник API",
   http_status: "Код состояния HTTP",
   developers_contents: "На этой странице",
-  openapi_document: "Документ OpenAPI"
+  openapi_document: "Документ OpenAPI",
+  top_trips: "Рекомендуемые поездки",
+  more_criteria: "Дополнительные условия"
 }

@@ -73,5 +73,7 @@ export const sk: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Referencia API",
   http_status: "Stavový kód HTTP",
   developers_contents: "Na tejto stránke",
-  openapi_document: "Dokument OpenAPI"
+  openapi_document: "Dokument OpenAPI",
+  top_trips: "Odporúčané jazdy",
+  more_criteria: "Ďalšie kritériá"
 }

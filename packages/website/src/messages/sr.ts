@@ -73,5 +73,7 @@ export const sr: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Referenca API-ja",
   http_status: "HTTP status",
   developers_contents: "Na ovoj strani",
-  openapi_document: "Dokument OpenAPI"
+  openapi_document: "Dokument OpenAPI",
+  top_trips: "Preporučene vožnje",
+  more_criteria: "Više kriterijuma"
 }

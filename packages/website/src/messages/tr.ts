@@ -73,5 +73,7 @@ export const tr: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "API başvurusu",
   http_status: "HTTP durum kodu",
   developers_contents: "Bu sayfada",
-  openapi_document: "OpenAPI belgesi"
+  openapi_document: "OpenAPI belgesi",
+  top_trips: "Önerilen yolculuklar",
+  more_criteria: "Diğer ölçütler"
 }

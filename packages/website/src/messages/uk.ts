@@ -73,5 +73,7 @@ export const uk: Partial<Readonly<Record<MessageKey, string>>> = {
   api_reference: "Довідник API",
   http_status: "Код стану HTTP",
   developers_contents: "На цій сторінці",
-  openapi_document: "Документ OpenAPI"
+  openapi_document: "Документ OpenAPI",
+  top_trips: "Рекомендовані поїздки",
+  more_criteria: "Додаткові умови"
 }
