@@ -65,6 +65,19 @@ export interface ApiConfig {
    * index is loaded from it at start when it fits the store, and written after a full load and at shutdown.
    */
   readonly indexSnapshotPath: string | undefined
+  /**
+   * The mobile apps that open the website's links: `ANDROID_APP_ID` (a package name) with
+   * `ANDROID_APP_CERT_SHA256` (its signing certificates' SHA-256 fingerprints, comma-separated),
+   * and `IOS_APP_ID` (`TEAMID.bundle.id`). Unset: no app link tags, and the two
+   * `/.well-known` files answer 404.
+   */
+  readonly appLinks: AppLinksConfig
+}
+
+/** The apps the website's pages and `/.well-known` files name. */
+export interface AppLinksConfig {
+  readonly android?: { readonly packageName: string; readonly certFingerprints: ReadonlyArray<string> } | undefined
+  readonly ios?: { readonly appId: string } | undefined
 }
 
 /** A configuration that cannot be used: the message lists every problem. */
@@ -151,6 +164,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const indexSnapshotPath =
     snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : postgres ? undefined : `${dbPath}.index`
 
+  const appLinks = appLinksOf(env, problems)
+
   if (problems.length > 0) throw new ConfigError(problems)
   return {
     port,
@@ -167,7 +182,34 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     matcherMaxWaitMs,
     metrics: metricsRaw !== "off",
     corsOrigins,
-    indexSnapshotPath
+    indexSnapshotPath,
+    appLinks
+  }
+}
+
+const ANDROID_PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/
+const SHA256_FINGERPRINT = /^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/
+const IOS_APP_ID = /^[A-Z0-9]{10}\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/
+
+/** `ANDROID_APP_ID` with `ANDROID_APP_CERT_SHA256`, and `IOS_APP_ID`; each platform optional. */
+const appLinksOf = (env: Env, problems: Array<string>): AppLinksConfig => {
+  const packageName = trimmed(env, "ANDROID_APP_ID")
+  const certs = trimmed(env, "ANDROID_APP_CERT_SHA256")
+  const appId = trimmed(env, "IOS_APP_ID")
+  let android: AppLinksConfig["android"]
+  if (packageName !== undefined || certs !== undefined) {
+    const certFingerprints = (certs ?? "").split(",").map((c) => c.trim().toUpperCase()).filter((c) => c !== "")
+    if (packageName === undefined || !ANDROID_PACKAGE.test(packageName)) {
+      problems.push(`ANDROID_APP_ID must be an Android package name such as com.example.rides${packageName === undefined ? " (ANDROID_APP_CERT_SHA256 is set)" : `, got "${packageName}"`}`)
+    } else if (certFingerprints.length === 0 || !certFingerprints.every((c) => SHA256_FINGERPRINT.test(c))) {
+      // Android verifies a site's links against these: without them the file would open no app.
+      problems.push(`ANDROID_APP_CERT_SHA256 must list the app's SHA-256 certificate fingerprints (32 hex bytes separated by colons), comma-separated, got "${certs ?? ""}"`)
+    } else android = { packageName, certFingerprints }
+  }
+  if (appId !== undefined && !IOS_APP_ID.test(appId)) problems.push(`IOS_APP_ID must be TEAMID.bundle.id (a 10-character team id), got "${appId}"`)
+  return {
+    ...(android !== undefined ? { android } : {}),
+    ...(appId !== undefined && IOS_APP_ID.test(appId) ? { ios: { appId } } : {})
   }
 }
 

@@ -103,8 +103,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath">>
+  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks">>
   readonly logger?: RequestLogger
 }
 
@@ -165,7 +165,16 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     }
   })
   // The website's pages run the API's own use-cases, so that they show what the API answers.
-  const app = withWebsite(api.app, { runtime, apiBaseUrl: config.publicBaseUrl, websiteBaseUrl: config.websiteBaseUrl, useCases })
+  // They count their campaigns in the app's metrics and log the searches they run in its query log.
+  const app = withWebsite(api.app, {
+    runtime,
+    apiBaseUrl: config.publicBaseUrl,
+    websiteBaseUrl: config.websiteBaseUrl,
+    useCases,
+    metricsRegistry: metrics?.registry,
+    queryLog,
+    appLinks: config.appLinks
+  })
   // Searches are answered by the API's listener itself, refusals first; the rest by Express.
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,

@@ -29,7 +29,12 @@ Everything else is configured by the environment:
   METRICS                  Prometheus metrics at GET /metrics (default on; off: none)
   INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the SQLite store's path + .index,
                            none for PostgreSQL; off: none)
-  CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)`
+  CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)
+  ANDROID_APP_ID           Android app that opens the website's links (a package name; default none)
+  ANDROID_APP_CERT_SHA256  that app's SHA-256 certificate fingerprints, comma-separated (needed with ANDROID_APP_ID)
+  IOS_APP_ID               iOS app that opens the website's links, TEAMID.bundle.id (default none)
+                           (none: no app link tags, /.well-known/assetlinks.json and
+                           /.well-known/apple-app-site-association answer 404)`
 
 /** The command line takes no arguments but `--help`: anything else is a mistake to report, not ignore. */
 export const readCommandLine = (args: ReadonlyArray<string>): "help" | "run" => {

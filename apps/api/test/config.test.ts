@@ -20,7 +20,8 @@ describe("loadConfig", () => {
       matcherMaxWaitMs: 500,
       metrics: true,
       corsOrigins: "*",
-      indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index")
+      indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index"),
+      appLinks: {}
     })
     expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
   })
@@ -39,7 +40,10 @@ describe("loadConfig", () => {
       MATCHER_MAX_QUEUE: "16",
       MATCHER_MAX_WAIT_MS: "250",
       METRICS: "off",
-      INDEX_SNAPSHOT: "snapshots/trips.index"
+      INDEX_SNAPSHOT: "snapshots/trips.index",
+      ANDROID_APP_ID: "com.example.rides",
+      ANDROID_APP_CERT_SHA256: ` ${"ab:".repeat(31)}CD , ${"01:".repeat(31)}02`,
+      IOS_APP_ID: "ABCDE12345.com.example.rides"
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -55,7 +59,11 @@ describe("loadConfig", () => {
       matcherMaxQueue: 16,
       matcherMaxWaitMs: 250,
       metrics: false,
-      indexSnapshotPath: resolve(REPO_ROOT, "snapshots/trips.index")
+      indexSnapshotPath: resolve(REPO_ROOT, "snapshots/trips.index"),
+      appLinks: {
+        android: { packageName: "com.example.rides", certFingerprints: [`${"AB:".repeat(31)}CD`, `${"01:".repeat(31)}02`] },
+        ios: { appId: "ABCDE12345.com.example.rides" }
+      }
     })
     expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
     // The snapshot follows the store unless named; off keeps none.
@@ -69,6 +77,19 @@ describe("loadConfig", () => {
     // off: the wait for a worker is bounded by MATCHER_MAX_QUEUE only.
     expect(loadConfig({ MATCHER_MAX_WAIT_MS: "off" }).matcherMaxWaitMs).toBeUndefined()
     expect(() => loadConfig({ MATCHER_MAX_WAIT_MS: "0" })).toThrow(/MATCHER_MAX_WAIT_MS must be an integer from 1 to 60000/)
+  })
+
+  it("reads the apps of the deep links: each platform alone, and refuses an Android app without its certificates", () => {
+    expect(loadConfig({ IOS_APP_ID: "ABCDE12345.com.example.rides" }).appLinks).toEqual({ ios: { appId: "ABCDE12345.com.example.rides" } })
+    const cert = `${"0A:".repeat(31)}0B`
+    expect(loadConfig({ ANDROID_APP_ID: "com.example.rides", ANDROID_APP_CERT_SHA256: cert }).appLinks).toEqual({
+      android: { packageName: "com.example.rides", certFingerprints: [cert] }
+    })
+    expect(() => loadConfig({ ANDROID_APP_ID: "com.example.rides" })).toThrow(/ANDROID_APP_CERT_SHA256 must list the app's SHA-256 certificate fingerprints/)
+    expect(() => loadConfig({ ANDROID_APP_CERT_SHA256: cert })).toThrow(/ANDROID_APP_ID must be an Android package name such as com.example.rides \(ANDROID_APP_CERT_SHA256 is set\)/)
+    expect(() => loadConfig({ ANDROID_APP_ID: "rides", ANDROID_APP_CERT_SHA256: cert })).toThrow(/ANDROID_APP_ID must be an Android package name/)
+    expect(() => loadConfig({ ANDROID_APP_ID: "com.example.rides", ANDROID_APP_CERT_SHA256: "AB:CD" })).toThrow(/ANDROID_APP_CERT_SHA256/)
+    expect(() => loadConfig({ IOS_APP_ID: "com.example.rides" })).toThrow(/IOS_APP_ID must be TEAMID.bundle.id/)
   })
 
   it("reads CORS_ORIGINS: * or a comma-separated list of origins, as browsers write them", () => {

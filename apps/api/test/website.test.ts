@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
+import { ERROR_TOKENS, openApiDocument } from "@tripsearch/http-express"
 import { feedLines } from "@tripsearch/dataset"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
+
+const CERT = Array.from({ length: 32 }, (_, k) => (k * 7).toString(16).padStart(2, "0").toUpperCase()).join(":")
 
 const NAUGHTY = `<script>alert("x")</script>`
 
@@ -13,9 +16,36 @@ interface FeedLine {
   readonly status?: string
   readonly departure_time: string
   readonly waypoints: Array<{ city: string; lat: number; lon: number }>
+  readonly messaging_status?: string
+  readonly questions?: Array<{ question: string; answer?: string; asked_at: string }>
+  readonly car: { make: string; model: string }
 }
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const REPO = resolve(import.meta.dirname, "../../..")
+
+/** Every error token a source file of the server writes (`token: "x.y"`), wherever it is produced. */
+const tokensInSources = (): Set<string> => {
+  const found = new Set<string>()
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.name.endsWith(".ts")) for (const m of readFileSync(path, "utf8").matchAll(/token: "([a-z_]+\.[a-z_]+)"/g)) found.add(m[1]!)
+    }
+  }
+  for (const root of ["packages", "apps"]) {
+    for (const pkg of readdirSync(join(REPO, root))) {
+      try {
+        walk(join(REPO, root, pkg, "src"))
+      } catch {
+        // A folder without sources.
+      }
+    }
+  }
+  return found
+}
 
 const unescape = (s: string): string =>
   s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&")
@@ -43,7 +73,16 @@ describe("the website, served by the API server over a small store", () => {
     key = createKey(db, { name: "website-test", tier: "production", dailyLimit: 1_000_000 }).key
     db.close()
     api = await createServer({
-      config: { dbPath, publicBaseUrl: "http://api.example.test", websiteBaseUrl: "http://www.example.test", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+      config: {
+        dbPath,
+        publicBaseUrl: "http://api.example.test",
+        websiteBaseUrl: "http://www.example.test",
+        queryLogPath: join(dir, "query-log.ndjson"),
+        productionDailyLimit: undefined,
+        matcherThreads: 1,
+        metrics: true,
+        appLinks: { android: { packageName: "com.example.rides", certFingerprints: [CERT] }, ios: { appId: "ABCDE12345.com.example.rides" } }
+      },
       logger: { info: () => {}, error: () => {} }
     })
     base = `http://127.0.0.1:${(await api.listen(0, "127.0.0.1")).port}`
@@ -171,5 +210,185 @@ describe("the website, served by the API server over a small store", () => {
     const fallback = await page("/search", { "accept-language": "ja" })
     expect(fallback.text).toContain('<html lang="en">')
     expect(fallback.text).toContain(">Search</button>")
+  })
+
+  it("explains every error token the server can send under its own anchor, where each support-link lands", async () => {
+    const errors = await page("/developers/errors")
+    expect(errors.status).toBe(200)
+    const anchors = new Set([...errors.text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!))
+    const tokens = new Set([...Object.keys(ERROR_TOKENS), ...tokensInSources()])
+    // The scan found the tokens the code writes, not just the table's.
+    expect(tokensInSources().size).toBeGreaterThanOrEqual(10)
+    for (const token of tokens) expect(anchors, token).toContain(token)
+    // Real errors: each support-link, taken to this server, opens a page holding the token's anchor.
+    const failures: Array<[string, RequestInit, string]> = [
+      ["/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris", {}, "auth.missing_key"],
+      ["/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris", { headers: { key: "not-a-key" } }, "auth.invalid_key"],
+      ["/api/v2/trips?locale=fr_FR&cur=EUR&seats=99", { headers: { key } }, "parameter.invalid"],
+      ["/api/v2/trips?cur=EUR", { headers: { key } }, "parameter.missing"],
+      ["/api/v2/trips/no-such-trip?locale=fr_FR", { headers: { key } }, "trip.not_found"],
+      ["/api/v2/nothing-here", { headers: { key } }, "resource.not_found"],
+      ["/api/v2/trips", { method: "DELETE", headers: { key } }, "method.not_allowed"]
+    ]
+    for (const [path, init, token] of failures) {
+      const res = await fetch(`${base}${path}`, init)
+      const error = ((await res.json()) as Json).error as Json
+      expect(error["developper-message"], path).toBe(token)
+      const link = new URL(String(error["support-link"]))
+      expect(link.origin).toBe("http://www.example.test")
+      expect(link.hash).toBe(`#${token}`)
+      const help = await page(`${link.pathname}${link.search}`)
+      expect(help.status, path).toBe(200)
+      expect(help.text).toContain(`<section class="token" id="${token}"`)
+    }
+  })
+
+  it("serves /developers: how to get a key, and the API reference from the served OpenAPI document", async () => {
+    const dev = await page("/developers?locale=en_GB")
+    expect(dev.status).toBe(200)
+    expect(dev.text).toContain('id="getting-a-key"')
+    expect(dev.text).toContain("keys create")
+    const doc = openApiDocument("http://api.example.test") as Json
+    for (const path of Object.keys(doc.paths as Json)) expect(dev.text, path).toContain(`>GET ${path}</h4>`)
+    for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
+      expect(dev.text, name).toContain(`>${name}</h4>`)
+      for (const field of Object.keys(((schema as Json).properties ?? {}) as Json)) expect(dev.text, `${name}.${field}`).toContain(`<code>${field}</code>`)
+    }
+    expect(dev.text).toContain('href="http://api.example.test/api/v2/openapi.json"')
+    expect(dev.text).not.toContain("<script")
+    // The page links its own headings: every in-page link has its target.
+    const ids = new Set([...dev.text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!))
+    for (const m of dev.text.matchAll(/href="#([^"]+)"/g)) expect(ids, m[1]).toContain(m[1]!)
+  })
+
+  it("shows the driver's public questions and answers, the car, the seats and the booking, as the API's detail", async () => {
+    const asked = active().filter((t) => (t.messaging_status ?? "public") === "public" && (t.questions?.length ?? 0) > 0)
+    expect(asked.length).toBeGreaterThan(0)
+    for (const trip of asked.slice(0, 3)) {
+      const shown = await page(`/trip/${encodeURIComponent(trip.id)}?locale=en_GB`)
+      expect(shown.status).toBe(200)
+      const qa = /<dl class="qa">([\s\S]*?)<\/dl>/.exec(shown.text)![1]!
+      const questions = [...qa.matchAll(/<dt>([^<]*) <small>/g)].map((m) => unescape(m[1]!))
+      expect(questions).toEqual(trip.questions!.map((q) => q.question))
+      const answers = [...qa.matchAll(/<dd class="(answer|unanswered)">([^<]*)/g)].map((m) => (m[1] === "answer" ? unescape(m[2]!).trim() : undefined))
+      expect(answers).toEqual(trip.questions!.map((q) => q.answer))
+      const detail = (await (await fetch(`${base}/api/v2/trips/${encodeURIComponent(trip.id)}?locale=en_GB&cur=GBP`, { headers: { key } })).json()) as Json
+      expect(unescape(/<dd class="car">([^<·]*)/.exec(shown.text)![1]!).trim()).toBe(`${detail.car.make} ${detail.car.model}${detail.car.color ? `, ${detail.car.color}` : ""}`)
+      const booking = { auto: "confirmed at once", manual: "confirmed by the driver" }[String(detail.booking_mode)]
+      expect(shown.text).toContain(`<dd class="booking">${booking}, `)
+      expect(shown.text).toContain(`${detail.seats_left} of ${detail.seats} seats left`)
+    }
+    const silent = active().find((t) => (t.questions?.length ?? 0) === 0)!
+    expect((await page(`/trip/${encodeURIComponent(silent.id)}`)).text).not.toContain('class="qa"')
+  })
+
+  it("accepts svc_cmkt and utm_* on every page, keeps them out of the canonical URL and the links, and counts them per campaign", async () => {
+    const whole = active()[0]!
+    const search = `locale=fr_FR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=2`
+    const tracking = "svc_cmkt=spring-app&utm_source=newsletter&utm_medium=email"
+    const plain = await page(`/search?${search}`)
+    const tracked = await page(`/search?${tracking}&${search}&utm_content=top`)
+    expect(tracked.status).toBe(200)
+    expect(shownIds(tracked.text)).toEqual(shownIds(plain.text))
+    const canonical = (text: string) => unescape(/<link rel="canonical" href="([^"]+)">/.exec(text)![1]!)
+    expect(canonical(tracked.text)).toBe(`http://www.example.test/search?${search}`)
+    expect(canonical(tracked.text)).toBe(canonical(plain.text))
+    expect(tracked.text).not.toMatch(/svc_cmkt|utm_/)
+    const trip = await page(`/trip/${encodeURIComponent(whole.id)}?utm_campaign=winter&locale=de_DE&utm_source=x`)
+    expect(trip.status).toBe(200)
+    expect(canonical(trip.text)).toBe(`http://www.example.test/trip/${encodeURIComponent(whole.id)}?locale=de_DE`)
+    const dev = await page("/developers/errors?utm_source=forum")
+    expect(canonical(dev.text)).toBe("http://www.example.test/developers/errors")
+
+    const metrics = await (await fetch(`${base}/metrics`)).text()
+    const visits = (campaign: string, pageName: string) =>
+      Number(new RegExp(`^tripsearch_website_campaign_visits_total\\{campaign="${campaign}",page="${pageName}"\\} (\\d+)$`, "m").exec(metrics)?.[1] ?? 0)
+    expect(visits("spring-app", "search")).toBe(1)
+    expect(visits("winter", "trip")).toBe(1)
+    expect(visits("unnamed", "errors")).toBe(1)
+    expect(metrics).not.toContain('page="developers"')
+
+    // The query log: the searches the pages ran, as API requests, with their page and campaign.
+    await new Promise((r) => setTimeout(r, 200))
+    const logged = readFileSync(join(dir, "query-log.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Json)
+    const spring = logged.filter((l) => l.campaign === "spring-app")
+    expect(spring).toHaveLength(1)
+    expect(spring[0]).toMatchObject({ path: "/api/v2/trips", status: 200, page: "search" })
+    expect(spring[0]!.query).not.toMatch(/svc_cmkt|utm_/)
+    expect(spring[0]!.query).toContain("radius=500")
+    expect(logged.filter((l) => l.campaign === "winter")).toMatchObject([{ path: `/api/v2/trips/${encodeURIComponent(whole.id)}`, page: "trip" }])
+  })
+
+  it("names the configured apps: app link tags on the pages, and the two /.well-known files", async () => {
+    const whole = active()[0]!
+    const trip = await page(`/trip/${encodeURIComponent(whole.id)}?locale=fr_FR&utm_source=x`)
+    const url = `http://www.example.test/trip/${encodeURIComponent(whole.id)}?locale=fr_FR`
+    expect(trip.text).toContain('<meta property="al:android:package" content="com.example.rides">')
+    expect(unescape(/<meta property="al:android:url" content="([^"]+)">/.exec(trip.text)![1]!)).toBe(url)
+    expect(unescape(/<meta property="al:ios:url" content="([^"]+)">/.exec(trip.text)![1]!)).toBe(url)
+    expect((await page("/search?fn=Paris")).text).toContain('<meta property="al:android:package"')
+
+    const android = await fetch(`${base}/.well-known/assetlinks.json`)
+    expect(android.status).toBe(200)
+    expect(android.headers.get("content-type")).toMatch(/^application\/json/)
+    expect(await android.json()).toEqual([
+      {
+        relation: ["delegate_permission/common.handle_all_urls"],
+        target: { namespace: "android_app", package_name: "com.example.rides", sha256_cert_fingerprints: [CERT] }
+      }
+    ])
+    const apple = await fetch(`${base}/.well-known/apple-app-site-association`)
+    expect(apple.status).toBe(200)
+    expect(apple.headers.get("content-type")).toMatch(/^application\/json/)
+    const details = ((await apple.json()) as Json).applinks.details as Array<Json>
+    expect(details).toHaveLength(1)
+    expect(details[0]!.appIDs).toEqual(["ABCDE12345.com.example.rides"])
+    expect(details[0]!.components).toContainEqual({ "/": "/trip/*" })
+    expect(details[0]!.paths).toContain("/search")
+  })
+
+  it("without a configured app: no app link tags, and the /.well-known files are the API's 404", async () => {
+    const bare = await createServer({
+      config: { dbPath, publicBaseUrl: "http://api.example.test", websiteBaseUrl: "http://www.example.test", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 0, metrics: false },
+      logger: { info: () => {}, error: () => {} }
+    })
+    try {
+      const bareBase = `http://127.0.0.1:${(await bare.listen(0, "127.0.0.1")).port}`
+      for (const path of ["/.well-known/assetlinks.json", "/.well-known/apple-app-site-association"]) {
+        const res = await fetch(`${bareBase}${path}`)
+        expect(res.status, path).toBe(404)
+        expect((((await res.json()) as Json).error as Json)["developper-message"]).toBe("resource.not_found")
+      }
+      const search = await (await fetch(`${bareBase}/search?fn=Paris`)).text()
+      expect(search).toContain('<link rel="canonical"')
+      expect(search).not.toContain("al:")
+    } finally {
+      await bare.close()
+    }
+  })
+
+  it("shows the API's top trips on the first page, and links the same page in each of the 23 locales", async () => {
+    const whole = active()[0]!
+    const query = `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500&limit=3&svc_cmkt=x`
+    const { body } = await apiJson(query)
+    const top = (body.top_trips as Array<Json>).map((t) => String(t.permanent_id))
+    expect(top.length).toBeGreaterThan(0)
+    const shown = await page(`/search?${query}`)
+    expect([...shown.text.matchAll(/<li data-top-id="([^"]+)"/g)].map((m) => unescape(m[1]!))).toEqual(top)
+    expect(shownIds(shown.text)).toEqual((body.trips as Array<Json>).map((t) => String(t.permanent_id)))
+
+    const languages = /<ul class="languages">([\s\S]*?)<\/ul>/.exec(shown.text)![1]!
+    const links = [...languages.matchAll(/<a href="([^"]+)" hreflang="([^"]+)"/g)].map((m) => ({ href: unescape(m[1]!), lang: m[2]! }))
+    expect(links).toHaveLength(22)
+    expect(languages).toContain('<span aria-current="true">français (France)</span>')
+    const polish = links.find((l) => l.lang === "pl-PL")!
+    expect(polish.href).not.toMatch(/cur=|svc_cmkt|locale=fr_FR/)
+    const inPolish = await page(polish.href)
+    expect(inPolish.status).toBe(200)
+    expect(inPolish.text).toContain('<html lang="pl">')
+    // Prices in złoty now, the Polish currency, for the same trips.
+    const fromApi = await apiJson(new URL(polish.href, "http://x").search.slice(1) + "&cur=PLN")
+    expect(shownIds(inPolish.text)).toEqual((fromApi.body.trips as Array<Json>).map((t) => String(t.permanent_id)))
+    expect(inPolish.text).toContain(String((fromApi.body.trips as Array<Json>)[0]!.price.string_value))
   })
 })

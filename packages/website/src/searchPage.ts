@@ -40,18 +40,25 @@ const checkbox = (params: SearchParams, name: string, label: string) =>
 // Parameters the form has no field for, carried through as they are.
 const CARRIED = ["locale", "cur", "de", "limit", "radius", "radius_from", "radius_to", "shortlines"]
 
+// The form's fields beyond places, date and seats: folded on a first visit, open once one is set.
+const MORE = ["fc", "tc", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
+
 const searchForm = (params: SearchParams, t: Translate): Html =>
   html`<form method="get" action="/search" role="search">
 ${CARRIED.filter((n) => params.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${params.get(n)}">`)}
 ${input(params, "fn", t("from"), { hint: t("place_hint") })}${input(params, "tn", t("to"), { hint: t("place_hint") })}
+${input(params, "db", t("date"), { type: "date" })}${input(params, "seats", t("seats"), { type: "number", min: 1, max: 8 })}
+<details class="more"${MORE.some((n) => params.has(n)) ? html` open` : ""}><summary>${t("more_criteria")}</summary><div class="fields">
 ${input(params, "fc", t("from_coordinates"), { hint: "48.8566|2.3522" })}${input(params, "tc", t("to_coordinates"), { hint: "45.764|4.8357" })}
-${input(params, "db", t("date"), { type: "date" })}${input(params, "hb", t("hour_from"), { type: "number", min: 0, max: 23 })}
-${input(params, "he", t("hour_to"), { type: "number", min: 1, max: 24 })}${input(params, "seats", t("seats"), { type: "number", min: 1, max: 8 })}
+${input(params, "hb", t("hour_from"), { type: "number", min: 0, max: 23 })}${input(params, "he", t("hour_to"), { type: "number", min: 1, max: 24 })}
 ${input(params, "pmin", t("price_min"), { type: "number", min: 0 })}${input(params, "pmax", t("price_max"), { type: "number", min: 0 })}
 ${select(params, "sort", t("sort"), [["", t("any")], ["trip_date", t("sort_trip_date")], ["trip_price", t("sort_trip_price")]])}
 ${select(params, "order", t("order"), [["asc", t("order_asc")], ["desc", t("order_desc")]])}
-${checkbox(params, "photo", t("photo"))}${checkbox(params, "aa", t("auto_approval"))}
+${checkbox(params, "photo", t("photo"))}${checkbox(params, "aa", t("auto_approval"))}</div></details>
 <button type="submit">${t("search_button")}</button></form>`
+
+/** Facets with more values than this are shown folded. */
+const FOLDED_FACET = 8
 
 /** Which parameters a facet's item sets; none for facets the API cannot filter on. */
 const facetChanges = (name: string, value: number): Record<string, string | undefined> | undefined => {
@@ -82,17 +89,22 @@ const facetLabel = (name: string, value: number, locale: LocaleCode, t: Translat
         : String(value)
 
 const facets = (list: ReadonlyArray<Json>, params: SearchParams, locale: LocaleCode, t: Translate): Html =>
-  html`<section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
+  html`<h2>${t("filters")}</h2><section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
     const items = (facet.items as ReadonlyArray<Json>).filter((item) => item.count > 0 || item.is_selected)
     if (items.length === 0) return html``
-    return html`<div class="facet" data-facet="${facet.name}"><h3>${t(`facet_${String(facet.name)}` as MessageKey)}</h3><ul>${items.map((item) => {
+    const title = t(`facet_${String(facet.name)}` as MessageKey)
+    const list = html`<ul>${items.map((item) => {
       const label = `${facetLabel(String(facet.name), Number(item.value), locale, t)} (${Number(item.count)})`
       const changes = facetChanges(String(facet.name), Number(item.value))
       const cls = item.is_selected === true ? "selected" : undefined
       return changes === undefined
         ? html`<li class="${cls}">${label}</li>`
         : html`<li class="${cls}"><a href="${searchHref(params, { ...changes, page: undefined })}">${label}</a></li>`
-    })}</ul></div>`
+    })}</ul>`
+    // A facet of many values (dates, hours, prices) is folded unless one of them is selected.
+    return items.length > FOLDED_FACET && !items.some((item) => item.is_selected === true)
+      ? html`<details class="facet" data-facet="${facet.name}"><summary><h3>${title}</h3></summary>${list}</details>`
+      : html`<div class="facet" data-facet="${facet.name}"><h3>${title}</h3>${list}</div>`
   })}</section>`
 
 const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Translate): Html =>
@@ -115,6 +127,17 @@ const pager = (p: Json, params: SearchParams, t: Translate): Html => {
   )}${page < pages ? html`<a rel="next" href="${searchHref(params, { page: String(page + 1) })}">${t("next")}</a>` : ""}</nav>`
 }
 
+/** The API's `top_trips` (page 1): the recommended rides, apart from the list so that its order stays the API's. */
+const topTrips = (trips: ReadonlyArray<Json> | undefined, params: SearchParams, locale: LocaleCode, t: Translate): Html =>
+  trips === undefined || trips.length === 0
+    ? html``
+    : html`<section class="top-trips" aria-labelledby="top-trips"><h2 id="top-trips">${t("top_trips")}</h2><ul>${trips.map(
+        (trip) =>
+          html`<li data-top-id="${trip.permanent_id}"><a href="${tripHref(String(trip.permanent_id), params)}">${trip.departure_place.city_name} → ${
+            trip.arrival_place.city_name
+          }</a> · ${formatLocalDate(String(trip.departure_date), locale)} · <strong>${trip.price.string_value}</strong></li>`
+      )}</ul></section>`
+
 /** The title and content of `/search` over the API's Search response for `params`. */
 export const searchPage = (body: Json, params: SearchParams, locale: LocaleCode, t: Translate): { readonly title: string; readonly content: Html } => {
   const from = params.get("fn") ?? params.get("fc")
@@ -126,9 +149,13 @@ export const searchPage = (body: Json, params: SearchParams, locale: LocaleCode,
     title,
     content: html`<h1>${title}</h1>${searchForm(params, t)}${
       searched
-        ? html`<p class="total">${t("results", { total: Number(body.pager.total) })}</p>${facets(body.facets, params, locale, t)}${
+        ? // The rides come first in the document (a phone shows them before the filters); a wide
+          // screen puts the filters in a column beside them.
+          html`<div class="results"><div class="list">${topTrips(body.top_trips, params, locale, t)}<h2 class="total">${t("results", {
+            total: Number(body.pager.total)
+          })}</h2>${
             trips.length === 0 ? html`<p>${t("no_results")}</p>` : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t))}</ol>`
-          }${pager(body.pager, params, t)}`
+          }${pager(body.pager, params, t)}</div><aside class="filters">${facets(body.facets, params, locale, t)}</aside></div>`
         : ""
     }`
   }

@@ -1,6 +1,6 @@
 import type { LocaleCode } from "@tripsearch/core"
 import { type Html, html } from "./html.js"
-import { formatLocalDate } from "./localDate.js"
+import { formatIsoLocal, formatLocalDate } from "./localDate.js"
 import type { MessageKey, Translate } from "./messages/catalogue.js"
 import { routeSvg } from "./routeSvg.js"
 
@@ -8,8 +8,30 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 
 const hoursMinutes = (seconds: number): string => `${Math.floor(seconds / 3600)} h ${String(Math.round((seconds % 3600) / 60)).padStart(2, "0")}`
 
-/** The title and content of `/trip/{id}` over the API's TripDetail of that id. */
-export const tripPage = (trip: Json, query: string, locale: LocaleCode, t: Translate): { readonly title: string; readonly content: Html } => {
+/** The driver's public questions and answers (the API's `threads` of the trip); nothing when there are none. */
+const questions = (threads: ReadonlyArray<Json>, locale: LocaleCode, t: Translate): Html =>
+  threads.length === 0
+    ? html``
+    : html`<section aria-labelledby="questions"><h2 id="questions">${t("questions")}</h2><dl class="qa">${threads.map(
+        (q) => html`<dt>${q.question} <small>(<time datetime="${q.asked_at}">${formatIsoLocal(String(q.asked_at), locale)}</time>)</small></dt>${
+          typeof q.answer === "string"
+            ? html`<dd class="answer">${q.answer}${
+                typeof q.answered_at === "string"
+                  ? html` <small>(<time datetime="${q.answered_at}">${formatIsoLocal(q.answered_at, locale)}</time>)</small>`
+                  : ""
+              }</dd>`
+            : html`<dd class="unanswered">${t("not_answered")}</dd>`
+        }`
+      )}</dl></section>`
+
+/** The title and content of `/trip/{id}` over the API's TripDetail of that id and its threads. */
+export const tripPage = (
+  trip: Json,
+  threads: ReadonlyArray<Json>,
+  query: string,
+  locale: LocaleCode,
+  t: Translate
+): { readonly title: string; readonly content: Html } => {
   const stops = trip.stop_overs as ReadonlyArray<Json>
   const plan = trip.trip_plan as ReadonlyArray<Json>
   const from = Math.max(0, stops.findIndex((s) => s.departure_place === true))
@@ -21,7 +43,8 @@ export const tripPage = (trip: Json, query: string, locale: LocaleCode, t: Trans
     content: html`<h1>${title}</h1>
 <p>${t("departure")}: <strong>${formatLocalDate(String(trip.departure_date), locale)}</strong> · ${t("price")}: <strong class="price">${
       trip.price.string_value
-    }</strong> · ${t("seats_left", { left: trip.seats_left, seats: trip.seats })}</p>
+    }</strong> · <span class="seats">${t("seats_left", { left: trip.seats_left, seats: trip.seats })}</span></p>
+${trip.is_passed === true ? html`<p class="passed">${t("trip_passed")}</p>` : ""}
 <h2>${t("stop_overs")}</h2>
 <ol class="stop-overs">${stops.map((s, k) => {
       const part = k >= from && k <= to
@@ -35,12 +58,19 @@ ${routeSvg(
   to,
   t("route_map")
 )}
-<dl>
+<dl class="facts">
 <dt>${t("duration")}</dt><dd>${hoursMinutes(Number(trip.duration.value))}</dd>
 <dt>${t("distance")}</dt><dd>${Number(trip.distance.value)} km</dd>
-<dt>${t("car")}</dt><dd>${car.make} ${car.model}${car.color !== undefined ? html`, ${car.color}` : ""} · ${t("comfort_stars", { stars: Number(car.comfort_nb_star) })}</dd>
-<dt>${t("booking")}</dt><dd>${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}, ${t(`booking_type_${String(trip.booking_type)}` as MessageKey)}</dd>
+<dt>${t("car")}</dt><dd class="car">${car.make} ${car.model}${car.color !== undefined ? html`, ${car.color}` : ""} · ${t("comfort_stars", {
+      stars: Number(car.comfort_nb_star)
+    })}</dd>
+<dt>${t("seats")}</dt><dd>${t("seats_left", { left: trip.seats_left, seats: trip.seats })}</dd>
+<dt>${t("booking")}</dt><dd class="booking">${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}, ${t(
+      `booking_type_${String(trip.booking_type)}` as MessageKey
+    )}</dd>
 </dl>
+${typeof trip.comment === "string" ? html`<h2>${t("driver_comment")}</h2><blockquote class="comment">${trip.comment}</blockquote>` : ""}
+${questions(threads, locale, t)}
 ${trip.main_permanent_id !== undefined ? html`<p><a href="/trip/${encodeURIComponent(String(trip.main_permanent_id))}?${query}">${t("whole_trip")}</a></p>` : ""}`
   }
 }

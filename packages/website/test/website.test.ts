@@ -1,4 +1,7 @@
+import { LOCALES } from "@tripsearch/core"
+import { Registry } from "prom-client"
 import { describe, expect, it } from "vitest"
+import { CampaignCounter, campaignOf, isTrackingParameter } from "../src/campaigns.js"
 import { CATALOGUES, escapeHtml, Html, html, pickLocale, translatorOf } from "../src/index.js"
 import { en } from "../src/messages/en.js"
 
@@ -31,7 +34,10 @@ describe("the message catalogue", () => {
     expect(fr("page_of", { page: 2, pages: 5 })).toBe("Page 2 sur 5")
     expect(CATALOGUES.fr!.site_name).toBeUndefined()
     expect(fr("site_name")).toBe(en.site_name)
-    expect(translatorOf("pl_PL")("search_button")).toBe("Search")
+    expect(translatorOf("pl_PL")("search_button")).toBe("Szukaj")
+    // The long texts of the developers' pages are English in Polish.
+    expect(CATALOGUES.pl!.key_how).toBeUndefined()
+    expect(translatorOf("pl_PL")("key_how")).toBe(en.key_how)
     expect(translatorOf("nl_BE")("search_button")).toBe("Zoeken")
     expect(translatorOf("pt_BR")("search_button")).toBe("Pesquisar")
   })
@@ -44,5 +50,48 @@ describe("the message catalogue", () => {
         expect(names(text!), `${language}.${k}`).toEqual(names(en[k as keyof typeof en]))
       }
     }
+  })
+
+  it("labels every locale of the table in its own language: the labels of the search and trip pages are all there", () => {
+    const pageLabels = (Object.keys(en) as Array<keyof typeof en>).filter((k) => !/^(key_|remedy_|developers_intro|errors_intro|site_name|trip_title)/.test(k))
+    for (const locale of LOCALES) {
+      const language = locale.slice(0, 2)
+      if (language === "en") continue
+      const catalogue = CATALOGUES[language]
+      expect(catalogue, locale).toBeDefined()
+      const missing = pageLabels.filter((k) => catalogue![k] === undefined)
+      expect(missing, locale).toEqual([])
+      // Translated, not copied: most labels differ from the English ones.
+      expect(pageLabels.filter((k) => catalogue![k] !== en[k]).length, locale).toBeGreaterThan(pageLabels.length * 0.7)
+    }
+    expect(new Set(LOCALES.map((l) => l.slice(0, 2))).size).toBe(Object.keys(CATALOGUES).length)
+  })
+})
+
+describe("campaigns", () => {
+  it("names a request's campaign by svc_cmkt, else utm_campaign, else unnamed for other utm_*", () => {
+    expect(campaignOf([["svc_cmkt", "app"], ["utm_campaign", "mail"]])).toBe("app")
+    expect(campaignOf([["utm_campaign", "mail"], ["svc_cmkt", " "]])).toBe("mail")
+    expect(campaignOf([["utm_source", "forum"]])).toBe("unnamed")
+    expect(campaignOf([["utm_source", ""], ["fn", "Paris"]])).toBeUndefined()
+    expect(campaignOf([["svc_cmkt", "x".repeat(500)]])).toBe("x".repeat(64))
+    expect(isTrackingParameter("utm_term")).toBe(true)
+    expect(isTrackingParameter("svc_cmkt")).toBe(true)
+    expect(isTrackingParameter("utmost")).toBe(false)
+  })
+
+  it("counts the first campaign names under their own label and folds the rest into other", async () => {
+    const registry = new Registry()
+    const counter = new CampaignCounter(registry, 3)
+    for (const name of ["a", "b", "a", "c", "d", "e", "b"]) counter.count(name, "search")
+    counter.count("other", "trip")
+    const series = (await registry.getSingleMetric("tripsearch_website_campaign_visits_total")!.get()).values.map((v) => [v.labels.campaign, v.labels.page, v.value])
+    expect(series).toEqual([
+      ["a", "search", 2],
+      ["b", "search", 2],
+      ["c", "search", 1],
+      ["other", "search", 2],
+      ["other", "trip", 1]
+    ])
   })
 })

@@ -60,5 +60,19 @@ export const de: Partial<Readonly<Record<MessageKey, string>>> = {
   route_map: "Karte der Route",
   error_title: "Diese Anfrage kann nicht beantwortet werden",
   back_to_search: "Neue Suche",
-  language: "Sprache"
+  language: "Sprache",
+  questions: "Fragen an den Fahrer",
+  not_answered: "Noch keine Antwort",
+  driver_comment: "Worte des Fahrers",
+  trip_passed: "Diese Fahrt ist schon losgefahren.",
+  skip_to_content: "Zum Inhalt springen",
+  site_navigation: "Website",
+  developers_title: "Entwickler",
+  errors_title: "Fehlermeldungen",
+  api_reference: "API-Referenz",
+  http_status: "HTTP-Statuscode",
+  developers_contents: "Auf dieser Seite",
+  openapi_document: "Das OpenAPI-Dokument",
+  top_trips: "Empfohlene Fahrten",
+  more_criteria: "Weitere Kriterien"
 }

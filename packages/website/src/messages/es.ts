@@ -60,5 +60,19 @@ export const es: Partial<Readonly<Record<MessageKey, string>>> = {
   route_map: "Mapa de la ruta",
   error_title: "No se puede responder a esta solicitud",
   back_to_search: "Nueva búsqueda",
-  language: "Idioma"
+  language: "Idioma",
+  questions: "Preguntas al conductor",
+  not_answered: "Aún sin respuesta",
+  driver_comment: "Palabras del conductor",
+  trip_passed: "Este viaje ya ha salido.",
+  skip_to_content: "Ir al contenido",
+  site_navigation: "Sitio",
+  developers_title: "Desarrolladores",
+  errors_title: "Mensajes de error",
+  api_reference: "Referencia de la API",
+  http_status: "Código HTTP",
+  developers_contents: "En esta página",
+  openapi_document: "El documento OpenAPI",
+  top_trips: "Viajes recomendados",
+  more_criteria: "Más criterios"
 }

@@ -60,5 +60,19 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   route_map: "Carte de l'itinéraire",
   error_title: "Impossible de répondre à cette demande",
   back_to_search: "Nouvelle recherche",
-  language: "Langue"
+  language: "Langue",
+  questions: "Questions au conducteur",
+  not_answered: "Pas encore de réponse",
+  driver_comment: "Les mots du conducteur",
+  trip_passed: "Ce trajet est déjà parti.",
+  skip_to_content: "Aller au contenu",
+  site_navigation: "Site",
+  developers_title: "Développeurs",
+  errors_title: "Messages d'erreur",
+  api_reference: "Référence de l'API",
+  http_status: "Code HTTP",
+  developers_contents: "Sur cette page",
+  openapi_document: "Le document OpenAPI",
+  top_trips: "Trajets recommandés",
+  more_criteria: "Plus de critères"
 }

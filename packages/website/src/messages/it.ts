@@ -60,5 +60,19 @@ export const it: Partial<Readonly<Record<MessageKey, string>>> = {
   route_map: "Mappa del percorso",
   error_title: "Impossibile rispondere a questa richiesta",
   back_to_search: "Nuova ricerca",
-  language: "Lingua"
+  language: "Lingua",
+  questions: "Domande al conducente",
+  not_answered: "Ancora senza risposta",
+  driver_comment: "Le parole del conducente",
+  trip_passed: "Questo viaggio è già partito.",
+  skip_to_content: "Vai al contenuto",
+  site_navigation: "Sito",
+  developers_title: "Sviluppatori",
+  errors_title: "Messaggi di errore",
+  api_reference: "Riferimento dell'API",
+  http_status: "Codice HTTP",
+  developers_contents: "In questa pagina",
+  openapi_document: "Il documento OpenAPI",
+  top_trips: "Viaggi consigliati",
+  more_criteria: "Altri criteri"
 }

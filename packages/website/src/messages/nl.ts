@@ -60,5 +60,19 @@ export const nl: Partial<Readonly<Record<MessageKey, string>>> = {
   route_map: "Kaart van de route",
   error_title: "Op dit verzoek kan geen antwoord worden gegeven",
   back_to_search: "Nieuwe zoekopdracht",
-  language: "Taal"
+  language: "Taal",
+  questions: "Vragen aan de bestuurder",
+  not_answered: "Nog niet beantwoord",
+  driver_comment: "Woorden van de bestuurder",
+  trip_passed: "Deze rit is al vertrokken.",
+  skip_to_content: "Naar de inhoud",
+  site_navigation: "Site",
+  developers_title: "Ontwikkelaars",
+  errors_title: "Foutmeldingen",
+  api_reference: "API-referentie",
+  http_status: "HTTP-statuscode",
+  developers_contents: "Op deze pagina",
+  openapi_document: "Het OpenAPI-document",
+  top_trips: "Aanbevolen ritten",
+  more_criteria: "Meer criteria"
 }

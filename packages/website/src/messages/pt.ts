@@ -61,5 +61,19 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   route_map: "Mapa do percurso",
   error_title: "Não é possível responder a este pedido",
   back_to_search: "Nova pesquisa",
-  language: "Idioma"
+  language: "Idioma",
+  questions: "Perguntas ao condutor",
+  not_answered: "Ainda sem resposta",
+  driver_comment: "Palavras do condutor",
+  trip_passed: "Esta viagem já partiu.",
+  skip_to_content: "Saltar para o conteúdo",
+  site_navigation: "Site",
+  developers_title: "Programadores",
+  errors_title: "Mensagens de erro",
+  api_reference: "Referência da API",
+  http_status: "Código HTTP",
+  developers_contents: "Nesta página",
+  openapi_document: "O documento OpenAPI",
+  top_trips: "Viagens recomendadas",
+  more_criteria: "Mais critérios"
 }

@@ -1,0 +1,67 @@
+// Writes the README's screenshots of the website (docs/screenshots/*.png): a search page and a
+// trip page, at desktop and at phone width, taken in headless Chromium from a server over a small
+// generated store. `npm run docs:screenshots` (which installs Chromium first when it is missing).
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { chromium } from "playwright-core"
+import { feedLines } from "@tripsearch/dataset"
+import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { createServer } from "../dist/createServer.js"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const out = resolve(here, "../../../docs/screenshots")
+const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } }
+
+const dir = mkdtempSync(join(tmpdir(), "tripsearch-screenshots-"))
+const dbPath = join(dir, "trips.db")
+const lines = [...feedLines({ trips: 2000, seed: "screenshots", nowMs: Date.now() })]
+const db = openDatabase(dbPath)
+const imported = await importFeed(db, lines)
+db.close()
+if (!imported.ok) throw new Error("the generated feed did not import")
+
+// The commonest departure town, and a trip with stop-overs and questions to show a part of.
+const trips = lines.map((line) => JSON.parse(line))
+const counts = new Map()
+for (const trip of trips) counts.set(trip.waypoints[0].city, (counts.get(trip.waypoints[0].city) ?? 0) + 1)
+const town = [...counts].sort((a, b) => b[1] - a[1])[0][0]
+const shown = trips.find(
+  (t) => (t.status ?? "active") === "active" && t.waypoints.length >= 4 && (t.questions ?? []).some((q) => q.answer) && (t.messaging_status ?? "public") === "public"
+)
+
+const server = await createServer({
+  config: { dbPath, publicBaseUrl: "http://localhost:3000", websiteBaseUrl: "http://localhost:3000", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+  logger: { info: () => {}, error: () => {} }
+})
+const { port } = await server.listen(0, "127.0.0.1")
+const base = `http://127.0.0.1:${port}`
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+try {
+  mkdirSync(out, { recursive: true })
+  const pages = {
+    search: `/search?locale=en_GB&fn=${encodeURIComponent(town)}&limit=5`,
+    trip: `/trip/${encodeURIComponent(`${shown.id}_1_${shown.waypoints.length - 1}`)}?locale=en_GB`
+  }
+  for (const [name, path] of Object.entries(pages)) {
+    for (const [width, viewport] of Object.entries(WIDTHS)) {
+      const context = await browser.newContext({ viewport, isMobile: width === "phone", deviceScaleFactor: 1 })
+      const page = await context.newPage()
+      const res = await page.goto(`${base}${path}`)
+      if (res?.status() !== 200) throw new Error(`${path} answered ${res?.status()}`)
+      const file = join(out, `${name}-${width}.png`)
+      // The page from its top, cut at two screens or so: the rest repeats what is shown.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight)
+      await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height: Math.min(height, viewport.height * 2) } })
+      console.log(`wrote ${file}`)
+      await context.close()
+    }
+  }
+} finally {
+  await browser.close()
+  await server.close()
+  rmSync(dir, { recursive: true, force: true })
+}
