@@ -14,7 +14,18 @@ const at = (path) => join(root, path)
 const stamp = at("node_modules/.tripsearch-install")
 const say = (line) => process.stderr.write(`setup: ${line}\n`)
 
-const digest = installDigest(INSTALL_INPUTS.map((f) => (existsSync(at(f)) ? readFileSync(at(f)) : undefined)))
+// Every workspace package's manifest counts too: a dependency added to one package changes what
+// an install must do before the lockfile has caught up with it.
+const workspace = existsSync(at("pnpm-workspace.yaml")) ? readFileSync(at("pnpm-workspace.yaml"), "utf8") : ""
+const manifests = workspaceParents(workspace).flatMap((parent) =>
+  existsSync(at(parent))
+    ? readdirSync(at(parent), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(at(join(parent, entry.name, "package.json"))))
+        .map((entry) => join(parent, entry.name, "package.json"))
+        .sort()
+    : []
+)
+const digest = installDigest([...INSTALL_INPUTS, ...manifests].map((f) => (existsSync(at(f)) ? readFileSync(at(f)) : undefined)))
 const decision = decideInstall({
   nodeModules: existsSync(at("node_modules")),
   stamp: existsSync(stamp) ? readFileSync(stamp, "utf8") : undefined,
@@ -25,7 +36,6 @@ if (decision.action === "none") process.exit(0)
 
 if (decision.action === "reinstall") {
   say(`${decision.reason}: removing node_modules and installing again`)
-  const workspace = existsSync(at("pnpm-workspace.yaml")) ? readFileSync(at("pnpm-workspace.yaml"), "utf8") : ""
   for (const parent of workspaceParents(workspace)) {
     if (!existsSync(at(parent))) continue
     for (const entry of readdirSync(at(parent), { withFileTypes: true })) {
