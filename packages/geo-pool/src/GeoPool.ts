@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
-import { type IndexLoad, IndexWriter, STATS } from "./IndexWriter.js"
+import { type IndexLoad, IndexWriter, newWriterStats, STATS } from "./IndexWriter.js"
 import { AdmissionQueue, QueueFull, type RefusalReason } from "./Admission.js"
 
 export interface GeoPoolOptions {
@@ -101,7 +101,6 @@ const openWriterStore = (dbPath: string): { store: TripStore["Type"]; db: Sqlite
  * destroys the pool and stops the writer.
  */
 export class GeoPool {
-  private readonly ready = new Map<number, WorkerStats>()
   private closed = false
   /** Tasks piscina's own queue refused (full): without the admission queue, the count bound. */
   private piscinaQueueFull = 0
@@ -113,10 +112,11 @@ export class GeoPool {
     readonly threads: number,
     readonly maxQueue: number,
     /** The time-bounded queue in front of piscina's (with `maxWaitMs`). */
-    readonly admission: AdmissionQueue | undefined
+    readonly admission: AdmissionQueue | undefined,
+    private readonly ready: Map<number, WorkerStats>
   ) {}
 
-  /** Loads the index, then starts the pool and waits until every worker is ready. */
+  /** Starts the workers and loads the index, and waits until every worker is ready. */
   static async start(options: GeoPoolOptions): Promise<GeoPool> {
     if (options.store === undefined) {
       if (options.dbPath === ":memory:" || options.dbPath === "") {
@@ -142,22 +142,14 @@ export class GeoPool {
             maxWaitMs: options.maxWaitMs,
             serviceMs: taskTimeIn(work)
           })
-    const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
-    let writer: IndexWriter
-    try {
-      writer = await IndexWriter.start(options.store ?? own!.store, {
-        channelName: `tripsearch-index-${randomUUID()}`,
-        refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
-        ...(options.snapshotPath !== undefined ? { snapshotPath: options.snapshotPath } : {})
-      })
-    } catch (e) {
-      own?.db.close()
-      throw e
-    }
+    // The workers start first, so that loading their modules overlaps the index's load in this
+    // thread; each waits for the writer's first image on the pool's channel.
+    const channelName = `tripsearch-index-${randomUUID()}`
+    const stats = newWriterStats()
     const workerData: GeoWorkerData = {
       work,
-      channelName: writer.channelName,
-      stats: writer.stats,
+      channelName,
+      stats,
       testTasks: options.testTasks ?? false,
       search: options.search ?? false
     }
@@ -175,10 +167,12 @@ export class GeoPool {
       atomics: "async",
       workerData
     })
-    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue, admission)
+    // Listened to from the start: a worker may report ready while the writer is still starting.
+    const ready = new Map<number, WorkerStats>()
+    let timer: ReturnType<typeof setTimeout> | undefined
     const startup = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`geo-pool: workers not ready after ${options.startTimeoutMs ?? 600_000} ms (${pool.ready.size}/${threads})`))
+      timer = setTimeout(() => {
+        reject(new Error(`geo-pool: workers not ready after ${options.startTimeoutMs ?? 600_000} ms (${ready.size}/${threads})`))
       }, options.startTimeoutMs ?? 600_000)
       const done = (error?: Error) => {
         clearTimeout(timer)
@@ -189,11 +183,29 @@ export class GeoPool {
       const onError = (e: unknown) => done(e instanceof Error ? e : new Error(String(e)))
       piscina.on("message", (message: unknown) => {
         if (!isGeoWorkerEvent(message)) return
-        pool.ready.set(message.stats.threadId, message.stats)
-        if (pool.ready.size >= threads) done()
+        ready.set(message.stats.threadId, message.stats)
+        if (ready.size >= threads) done()
       })
       piscina.on("error", onError)
     })
+    // Until the pool exists, a failed start must not leave an unhandled rejection behind.
+    startup.catch(() => {})
+    const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
+    let writer: IndexWriter
+    try {
+      writer = await IndexWriter.start(options.store ?? own!.store, {
+        channelName,
+        stats,
+        refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
+        ...(options.snapshotPath !== undefined ? { snapshotPath: options.snapshotPath } : {})
+      })
+    } catch (e) {
+      clearTimeout(timer)
+      await piscina.destroy()
+      own?.db.close()
+      throw e
+    }
+    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue, admission, ready)
     try {
       await startup
     } catch (e) {

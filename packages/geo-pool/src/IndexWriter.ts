@@ -28,7 +28,15 @@ export interface IndexWriterOptions {
    * from, then brought up to date with `changesSince`; written after a full scan and on `close`.
    */
   readonly snapshotPath?: string
+  /**
+   * The shared figures workers read (`newWriterStats`), when they must exist before the writer: a
+   * pool starts its workers while the index loads.
+   */
+  readonly stats?: Float64Array
 }
+
+/** An empty `IndexWriter.stats`, in shared memory. */
+export const newWriterStats = (): Float64Array => new Float64Array(new SharedArrayBuffer(8 * STATS_LENGTH))
 
 /** How the index was loaded at start. */
 export interface IndexLoad {
@@ -52,7 +60,7 @@ export interface IndexLoad {
  */
 export class IndexWriter {
   /** trips, seq, buildMs, refreshes, refreshFailures, lastRefreshAt (see `STATS`), for every thread. */
-  readonly stats = new Float64Array(new SharedArrayBuffer(8 * STATS_LENGTH))
+  readonly stats: Float64Array
   private readonly channel: BroadcastChannel
   private readonly timer: ReturnType<typeof setInterval>
   private running: Promise<void> | undefined
@@ -70,8 +78,10 @@ export class IndexWriter {
     refreshMs: number,
     private readonly snapshot: { readonly path: string; readonly storeId: string } | undefined,
     private snapshotSeq: number,
-    private rates: RateTable
+    private rates: RateTable,
+    stats: Float64Array | undefined
   ) {
+    this.stats = stats ?? newWriterStats()
     this.stats[STATS.buildMs] = load.ms
     this.stats[STATS.lastRefreshAt] = Date.now()
     this.record()
@@ -86,6 +96,9 @@ export class IndexWriter {
       }
     }
     index.onImage((image) => this.post(image))
+    // Workers started while the index loaded asked for it before this channel existed: tell them now.
+    this.postRates()
+    this.post(index.image())
     // A store that wakes its followers is polled only as a safety net, once a second at most.
     this.timer = setInterval(() => void this.refresh(), store.watchChanges === undefined ? refreshMs : Math.max(refreshMs, WATCHED_REFRESH_MS))
     this.timer.unref()
@@ -119,7 +132,7 @@ export class IndexWriter {
           read.index.apply(changes.upserts, changes.removed)
           const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ms: performance.now() - t0 }
           const rates = await Effect.runPromise(store.rates)
-          const writer = new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq, rates)
+          const writer = new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq, rates, options.stats)
           await writer.watch()
           return writer
         }
@@ -132,7 +145,7 @@ export class IndexWriter {
     index.endLoad()
     const load: IndexLoad = { from: "store", ...(reason !== undefined ? { reason } : {}), ms: performance.now() - t0 }
     const rates = await Effect.runPromise(store.rates)
-    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1, rates)
+    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1, rates, options.stats)
     writer.saveSnapshot()
     await writer.watch()
     return writer

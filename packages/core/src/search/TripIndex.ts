@@ -102,6 +102,7 @@ export class TripIndex {
     const t = TripColumns.restore(counts, fill)
     index.t = t
     index.refSlot = new Int32Array(Math.max(1024, t.alive.length))
+    index.ids.reserve(t.slots, index.idSource)
     for (let s = 0; s < t.slots; s++) {
       if (t.alive[s] === 0) {
         index.dead++

@@ -37,6 +37,11 @@ export class IdTable {
     return this.live
   }
 
+  /** Makes room for `n` live entries at once (a load that knows its count rehashes no more). */
+  reserve(n: number, source: IdSource): void {
+    if (n * 5 > this.cells.length * 3) this.rehash(source, n)
+  }
+
   /** The ref of `id`, or -1. */
   get(id: string, source: IdSource): number {
     const at = this.find(id, source)
@@ -80,11 +85,11 @@ export class IdTable {
     cells[at] = ref + 1
   }
 
-  /** A table of room for twice the live entries (the GONE ones dropped). */
-  private rehash(source: IdSource): void {
+  /** A table of room for twice the live entries, or `atLeast` (the GONE ones dropped). */
+  private rehash(source: IdSource, atLeast = this.live + 1): void {
     const old = this.cells
     let n = 1024
-    while (n < (this.live + 1) * 2.5) n *= 2
+    while (n < Math.max(atLeast, this.live + 1) * 2.5) n *= 2
     this.cells = new Int32Array(n)
     for (const c of old) if (c > 0) this.place(c - 1, hashOfChars(source.chars, source.from(c - 1), source.to(c - 1)))
     this.used = this.live
