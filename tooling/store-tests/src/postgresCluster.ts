@@ -13,6 +13,10 @@ export interface PostgresCluster {
   readonly port: number
   /** Stops the server at once and removes its folder. */
   readonly stop: () => void
+  /** Stops the server (fast shutdown: connections are ended), keeping its data: the database is down. */
+  readonly pause: () => void
+  /** Starts the paused server again on the same port, with its data. */
+  readonly resume: () => void
 }
 
 const freePort = (): Promise<number> =>
@@ -65,9 +69,11 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
         `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off",
         "-c full_page_writes=off", "-c max_connections=200", "-c shared_buffers=32MB"
       ].join(" ")
+      const start = () => run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", settings, "start"])
       try {
-        run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", settings, "start"])
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop }
+        start()
+        const pause = () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
+        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, pause, resume: () => void start() }
       } catch (e) {
         // Another process may have taken the port between its test and the server's start.
         if (attempt >= 3) throw new Error(`the test PostgreSQL server did not start: ${existsSync(log) ? readFileSync(log, "utf8") : String(e)}`)
