@@ -164,7 +164,11 @@ if (isEntryPoint) {
   if (command === "help") process.stdout.write(`${USAGE}\n`)
   else if (command === "bad") process.exitCode = 2
   else main().catch((error: unknown) => {
-    say(`tripsearch API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    // The store not answering is the operator's to fix, not a bug of ours: no stack.
+    // (A defect raised while the runtime is built comes wrapped: "(FiberFailure) StoreUnavailable".)
+    if (error instanceof Error && /\bStoreUnavailable$/.test(error.name)) {
+      say(`tripsearch API failed to start: ${error.message}\n(the server does not wait for its store: start it again once the database answers)`)
+    } else say(`tripsearch API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     process.exit(1)
   })
 }
