@@ -40,7 +40,7 @@ describe("the API over a PostgreSQL store", () => {
     key = (await createKey(sql, { name: "partner" })).key
     api = await createServer({
       config: {
-        dbPath: database.url,
+        db: database.url,
         publicBaseUrl: "https://api.pg.test",
         websiteBaseUrl: "https://www.pg.test",
         queryLogPath: undefined,
@@ -158,7 +158,7 @@ describe("the in-thread matcher (MATCHER_THREADS=0) over a PostgreSQL store", ()
       const key = (await createKey(sql, { name: "in-thread" })).key
       api = await createServer({
         config: {
-          dbPath: database.url,
+          db: database.url,
           publicBaseUrl: "https://api.pg.test",
           websiteBaseUrl: "https://www.pg.test",
           queryLogPath: undefined,

@@ -51,7 +51,7 @@ describe("the API while its PostgreSQL is down", () => {
     unseen = await createKey(sql, { name: "unseen" })
     api = await createServer({
       config: {
-        dbPath: cluster.url,
+        db: cluster.url,
         publicBaseUrl: "https://api.outage.test",
         websiteBaseUrl: "https://www.outage.test",
         queryLogPath: undefined,
