@@ -33,10 +33,11 @@ const freePort = (): Promise<number> =>
  * Starts a throwaway PostgreSQL cluster for tests: `initdb` in a new temporary folder, then
  * `pg_ctl start` on a free port of 127.0.0.1 with trust authentication and no fsync (its data dies
  * with it). initdb refuses to run as root, so as root (CI, sessions) both run as the `postgres`
- * user that Debian's package creates, in a folder that user owns. Missing programs are an error
+ * user that Debian's package creates, in a folder that user owns. `settings` (`name=value`) are
+ * added to the server's. Missing programs are an error
  * that says how to install them, never a reason to skip the tests.
  */
-export const startPostgresCluster = async (): Promise<PostgresCluster> => {
+export const startPostgresCluster = async (options: { readonly settings?: ReadonlyArray<string> } = {}): Promise<PostgresCluster> => {
   const bin = postgresBin()
   if (!existsSync(join(bin, "initdb")) || !existsSync(join(bin, "pg_ctl"))) {
     throw new Error(
@@ -67,7 +68,9 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
       const port = await freePort()
       const settings = [
         `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off",
-        "-c full_page_writes=off", "-c max_connections=200", "-c shared_buffers=32MB"
+        "-c full_page_writes=off", "-c max_connections=200", "-c shared_buffers=32MB",
+        // A later setting of the same name wins: a bench may give its own.
+        ...(options.settings ?? []).map((setting) => `-c ${setting}`)
       ].join(" ")
       const start = () => run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", settings, "start"])
       try {
