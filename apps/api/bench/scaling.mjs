@@ -2,13 +2,13 @@
 // a throwaway cluster (pg_stat_statements loaded), imports a generated feed with the store CLI,
 // starts the replicas one after the other (the start time of a replica at that many trips), then
 // counts the statements the database runs for the replicas at rest and per 1,000 searches (and per
-// 1,000 trip details), with their connections, and prints one table.
+// 1,000 trip details), with their connections; last, a server's start from an index snapshot.
 //
 //   npm run bench:scaling -- [--trips N] [--feed FILE] [--replicas R] [--rest-seconds S] [--searches N]
 import { spawn } from "node:child_process"
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs"
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import { once } from "node:events"
-import { cpus, loadavg, totalmem } from "node:os"
+import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -31,6 +31,8 @@ and memory, the database's statements and transactions per second per replica at
   --rest-seconds S   how long the replicas are watched at rest (default 20)
   --searches N       searches (and trip details) sent to the first replica (default 1000)
   --concurrency C    requests in flight while doing so (default 4)
+  --snapshot yes|no  also start a server twice with INDEX_SNAPSHOT: the first scans the store and
+                     writes the snapshot, the second starts from it (default yes)
   --help             this text`
 
 let values
@@ -43,6 +45,7 @@ try {
       "rest-seconds": { type: "string", default: "20" },
       searches: { type: "string", default: "1000" },
       concurrency: { type: "string", default: "4" },
+      snapshot: { type: "string", default: "yes" },
       help: { type: "boolean", short: "h" }
     },
     strict: true,
@@ -70,6 +73,10 @@ const REPLICAS = int("replicas", 1)
 const REST_S = int("rest-seconds", 1)
 const SEARCHES = int("searches", 1)
 const CONCURRENCY = int("concurrency", 1)
+if (values.snapshot !== "yes" && values.snapshot !== "no") {
+  console.error(`bench:scaling: --snapshot must be yes or no, got "${values.snapshot}"`)
+  process.exit(2)
+}
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 const benchDir = join(root, ".bench")
@@ -217,6 +224,23 @@ ${tripIds.length} trip details to replica 1 in ${seconds(details.ms - 1_500)} ($
   per 1,000 details beyond rest: ${per1000(details, tripIds.length, "statements").toFixed(0)} statements, ${per1000(details, tripIds.length, "commits").toFixed(0)} transactions
 connections held by ${REPLICAS} replicas: ${connections} (${(connections / REPLICAS).toFixed(1)} each)
 replica RSS: ${replicas.map((r) => `${rssMb(r.child.pid).toFixed(0)} MB`).join(", ")}`)
+
+  if (values.snapshot === "yes") {
+    for (const r of replicas) r.child.kill("SIGKILL")
+    const snapshotPath = join(mkdtempSync(join(tmpdir(), "tripsearch-scaling-")), "index")
+    for (const label of ["scans the store, writes the snapshot", "starts from the snapshot"]) {
+      const started = await startChild(
+        [MAIN],
+        { TRIPSEARCH_DB: cluster.url, PORT: "0", HOST: "127.0.0.1", QUERY_LOG: "off", MATCHER_THREADS: "1", METRICS: "off", INDEX_SNAPSHOT: snapshotPath },
+        /listening on (http:\/\/[\d.]+:\d+)/
+      )
+      const loaded = /index loaded (.*) in ([\d.]+) s/.exec(started.output)
+      console.log(`with INDEX_SNAPSHOT, a server that ${label}: listening after ${seconds(started.ms)} (index loaded in ${loaded?.[2] ?? "?"} s)`)
+      started.child.kill("SIGTERM")
+      await once(started.child, "exit")
+    }
+    rmSync(dirname(snapshotPath), { recursive: true, force: true })
+  }
 } finally {
   for (const r of replicas) r.child.kill("SIGKILL")
   await admin.end({ timeout: 1 })
