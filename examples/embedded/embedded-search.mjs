@@ -1,6 +1,6 @@
 // Embedding the search in another Node service: the core, the trip store (a SQLite file or a
 // PostgreSQL database) and the gazetteer, composed as Effect layers and used through the Promise API.
-// Run from any folder: node examples/embedded/embedded-search.mjs [db] [from]
+// Run from any folder: node examples/embedded/embedded-search.mjs [DB] [FROM]
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Layer } from "effect"
@@ -20,14 +20,14 @@ if (args.includes("--help") || args.includes("-h")) {
   console.log(USAGE)
   process.exit(0)
 }
-const [dbPath = DEFAULT_DB, from = "Paris"] = args
+const [db = DEFAULT_DB, from = "Paris"] = args
 // Opening a missing path would create an empty store there (or fail deep in a layer): say so instead.
-if (!isPostgresUrl(dbPath) && !existsSync(dbPath)) {
-  console.error(`embedded-search: no trip store at ${dbPath}; run npm start once to create the default one, or give a store path\n${USAGE}`)
+if (!isPostgresUrl(db) && !existsSync(db)) {
+  console.error(`embedded-search: no trip store at ${db}; run npm start once to create the default one, or give a store path\n${USAGE}`)
   process.exit(1)
 }
 
-const store = tripStoreLayer(dbPath)
+const store = tripStoreLayer(db)
 const client = await TripSearchClient.make(
   Layer.mergeAll(store, GazetteerPlaceResolver.layer, Layer.provide(InMemoryTripMatcher.layer, store))
 )

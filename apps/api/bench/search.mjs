@@ -133,7 +133,7 @@ const kindOf = (query) => {
 
 // ---- 1. one thread, the whole request ---------------------------------------------------------
 
-const core = coreTarget({ dbPath })
+const core = coreTarget({ db: dbPath })
 let t0 = performance.now()
 await core.check()
 // The index is built on the first search: time it apart from the latencies.

@@ -27,7 +27,7 @@ export interface ApiConfig {
    * PostgreSQL database; anything else the path of a SQLite file, made absolute; default
    * `data/tripsearch.db` under the repository root.
    */
-  readonly dbPath: string
+  readonly db: string
   /** The demo key of the default data set, next to the database: `demo-key.json`. */
   readonly demoKeyPath: string
   /** `PUBLIC_BASE_URL`, no trailing slash; default `http://localhost:${PORT}`. */
@@ -144,7 +144,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
       problems.push("TRIPSEARCH_DB must be a SQLite file path or a URL such as postgres://user@host:5432/database")
     }
   }
-  const dbPath = postgres ? dbRaw : path(dbRaw)
+  const db = postgres ? dbRaw : path(dbRaw)
   const publicBaseUrl = baseUrl("PUBLIC_BASE_URL", `http://localhost:${port}`)
   const websiteBaseUrl = baseUrl("WEBSITE_BASE_URL", publicBaseUrl)
   const queryLogRaw = env.QUERY_LOG === undefined ? "data/query-log.ndjson" : env.QUERY_LOG.trim()
@@ -162,7 +162,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const corsOrigins = origins(trimmed(env, "CORS_ORIGINS"), problems)
   const snapshotRaw = trimmed(env, "INDEX_SNAPSHOT")
   const indexSnapshotPath =
-    snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : postgres ? undefined : `${dbPath}.index`
+    snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : postgres ? undefined : `${db}.index`
 
   const appLinks = appLinksOf(env, problems)
 
@@ -170,8 +170,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   return {
     port,
     host,
-    dbPath,
-    demoKeyPath: resolve(postgres ? resolve(REPO_ROOT, "data") : dirname(dbPath), "demo-key.json"),
+    db,
+    demoKeyPath: resolve(postgres ? resolve(REPO_ROOT, "data") : dirname(db), "demo-key.json"),
     publicBaseUrl,
     websiteBaseUrl,
     queryLogPath,

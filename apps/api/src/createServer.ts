@@ -37,12 +37,23 @@ const LOG_DRAIN_MS = 2_000
  */
 const UNKNOWN_METHOD_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\S+) HTTP\/1\.[01]\r?\n/
 
+/**
+ * Which store the server uses: `db`, a SQLite file's path or a `postgres://` URL (`ApiConfig.db`).
+ * `dbPath` is the name it had when it could only be a path, still taken.
+ */
+export type StoreLocation = { readonly db: string } | { /** @deprecated the former name of `db` */ readonly dbPath: string }
+
+const dbOf = (location: StoreLocation): string => ("db" in location ? location.db : location.dbPath)
+
 export const apiLayer = (
-  config: Pick<ApiConfig, "dbPath" | "productionDailyLimit"> & Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "indexSnapshotPath">>
+  config: StoreLocation &
+    Pick<ApiConfig, "productionDailyLimit"> &
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "indexSnapshotPath">>
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   // A SQLite file or a PostgreSQL database, by the form of TRIPSEARCH_DB.
-  const store = tripStoreLayer(config.dbPath)
+  const db = dbOf(config)
+  const store = tripStoreLayer(db)
   // The pool runs whole searches on worker threads over one shared index, which this thread's
   // writer keeps fresh from the store; each worker has its own read connection (for the shown
   // trips). This thread resolves the searches' place names with the process's one gazetteer
@@ -51,7 +62,8 @@ export const apiLayer = (
     threads === 0
       ? InMemoryTripMatcher.layer
       : PoolTripMatcher.layerWithPool({
-          dbPath: config.dbPath,
+          // Unused: the pool's writer follows the layer's TripStore, whichever it is.
+          dbPath: db,
           threads,
           maxQueue: config.matcherMaxQueue ?? DEFAULT_MATCHER_MAX_QUEUE,
           // A config that leaves the key out gets the default; `undefined` written out is `off`.
@@ -67,8 +79,8 @@ export const apiLayer = (
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
   const keys =
     config.productionDailyLimit === undefined
-      ? keyStoreLayer(config.dbPath)
-      : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(keyStoreLayer(config.dbPath)))
+      ? keyStoreLayer(db)
+      : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(keyStoreLayer(db)))
   return Layer.mergeAll(matcherAndStore, keys, places)
 }
 
@@ -103,7 +115,8 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks"> &
+  readonly config: Omit<ApiConfig, "db" | "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks"> &
+    StoreLocation &
     Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks">>
   readonly logger?: RequestLogger
 }

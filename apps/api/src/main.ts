@@ -58,7 +58,7 @@ const progressPrinter = () => {
 const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | undefined): string => {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address
   const lines = [
-    `tripsearch API listening on http://${host}:${address.port} (public base URL ${config.publicBaseUrl}, store ${displayDb(config.dbPath)})`
+    `tripsearch API listening on http://${host}:${address.port} (public base URL ${config.publicBaseUrl}, store ${displayDb(config.db)})`
   ]
   if (demoKey !== undefined) {
     lines.push(
@@ -68,8 +68,8 @@ const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | unde
     )
   } else {
     lines.push(
-      isPostgresUrl(config.dbPath) ? "create a key with:" : `no demo key file at ${config.demoKeyPath}; create a key with:`,
-      `  node packages/store/dist/cli.js keys create --db ${displayDb(config.dbPath)} --name me`
+      isPostgresUrl(config.db) ? "create a key with:" : `no demo key file at ${config.demoKeyPath}; create a key with:`,
+      `  node packages/store/dist/cli.js keys create --db ${displayDb(config.db)} --name me`
     )
   }
   return lines.join("\n")
@@ -90,8 +90,8 @@ export const main = async (): Promise<void> => {
 
   const startedAt = Date.now()
   // A PostgreSQL store is the operators' own: its trips come from their imports, never a generated set.
-  const firstStart = isPostgresUrl(config.dbPath) ? { created: false, replaced: false, demoKey: undefined } : await ensureDataset({
-    dbPath: config.dbPath,
+  const firstStart = isPostgresUrl(config.db) ? { created: false, replaced: false, demoKey: undefined } : await ensureDataset({
+    dbPath: config.db, // a SQLite file here: PostgreSQL stores are left out above
     demoKeyPath: config.demoKeyPath,
     trips: config.seedTrips,
     nowMs: startedAt,
@@ -101,7 +101,7 @@ export const main = async (): Promise<void> => {
       return (done: number, total: number) => {
         if (!announced) {
           announced = true
-          say(`first start: generating ${total.toLocaleString("en")} trips into ${config.dbPath}`)
+          say(`first start: generating ${total.toLocaleString("en")} trips into ${config.db}`)
         }
         print(done, total)
       }
@@ -169,7 +169,11 @@ if (isEntryPoint) {
   if (command === "help") process.stdout.write(`${USAGE}\n`)
   else if (command === "bad") process.exitCode = 2
   else main().catch((error: unknown) => {
-    say(`tripsearch API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    // The store not answering is the operator's to fix, not a bug of ours: no stack.
+    // (A defect raised while the runtime is built comes wrapped: "(FiberFailure) StoreUnavailable".)
+    if (error instanceof Error && /\bStoreUnavailable$/.test(error.name)) {
+      say(`tripsearch API failed to start: ${error.message}\n(the server does not wait for its store: start it again once the database answers)`)
+    } else say(`tripsearch API failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     process.exit(1)
   })
 }

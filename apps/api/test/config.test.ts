@@ -8,7 +8,7 @@ describe("loadConfig", () => {
     expect(config).toEqual({
       port: 3000,
       host: "127.0.0.1",
-      dbPath: resolve(REPO_ROOT, "data/tripsearch.db"),
+      db: resolve(REPO_ROOT, "data/tripsearch.db"),
       demoKeyPath: resolve(REPO_ROOT, "data/demo-key.json"),
       publicBaseUrl: "http://localhost:3000",
       websiteBaseUrl: "http://localhost:3000",
@@ -48,7 +48,7 @@ describe("loadConfig", () => {
     expect(config).toMatchObject({
       port: 8080,
       host: "0.0.0.0",
-      dbPath: "/tmp/x/trips.db",
+      db: "/tmp/x/trips.db",
       demoKeyPath: "/tmp/x/demo-key.json",
       publicBaseUrl: "https://api.example.com/base",
       websiteBaseUrl: "https://www.example.com",
@@ -71,7 +71,7 @@ describe("loadConfig", () => {
     expect(loadConfig({ INDEX_SNAPSHOT: " OFF " }).indexSnapshotPath).toBeUndefined()
     // A PostgreSQL URL is kept as given, and has no snapshot unless one is named.
     const postgres = loadConfig({ TRIPSEARCH_DB: " postgres://api:secret@db.internal:5432/trips " })
-    expect(postgres).toMatchObject({ dbPath: "postgres://api:secret@db.internal:5432/trips", indexSnapshotPath: undefined })
+    expect(postgres).toMatchObject({ db: "postgres://api:secret@db.internal:5432/trips", indexSnapshotPath: undefined })
     expect(loadConfig({ TRIPSEARCH_DB: "postgresql://db/trips", INDEX_SNAPSHOT: "/var/lib/trips.index" }).indexSnapshotPath).toBe("/var/lib/trips.index")
     expect(() => loadConfig({ TRIPSEARCH_DB: "postgres://" })).toThrow(/TRIPSEARCH_DB must be a SQLite file path or a URL such as postgres:\/\/user@host:5432\/database/)
     // off: the wait for a worker is bounded by MATCHER_MAX_QUEUE only.

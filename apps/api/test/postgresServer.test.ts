@@ -1,5 +1,7 @@
 import { feedLines } from "@tripsearch/dataset"
+import { InMemoryTripMatcher, TripStore } from "@tripsearch/core"
 import { IndexWriter } from "@tripsearch/geo-pool"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { connectPostgres, createKey, importFeed, makePostgresTripStore, migrate, revokeKey, type Sql } from "@tripsearch/storage-postgres"
 import { freshDatabase } from "@tripsearch/store-tests"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -38,7 +40,7 @@ describe("the API over a PostgreSQL store", () => {
     key = (await createKey(sql, { name: "partner" })).key
     api = await createServer({
       config: {
-        dbPath: database.url,
+        db: database.url,
         publicBaseUrl: "https://api.pg.test",
         websiteBaseUrl: "https://www.pg.test",
         queryLogPath: undefined,
@@ -100,6 +102,87 @@ describe("the API over a PostgreSQL store", () => {
     expect(await timeUntil(stored, (n) => n === 3, 3_000)).toBeLessThan(3_000)
     expect(await revokeKey(sql, other.id)).toBe(true)
     expect(await timeUntil(async () => (await search(other.key)).status, (status) => status === 403, 3_000)).toBeLessThan(1_500)
+  })
+})
+
+describe("the in-thread matcher (MATCHER_THREADS=0) over a PostgreSQL store", () => {
+  it("is woken by the store's NOTIFY, and reads the change sequence once a second otherwise", async () => {
+    const database = await freshDatabase()
+    const sql = connectPostgres(database.url)
+    try {
+      await migrate(sql)
+      const lines = [...feedLines({ trips: 4, seed: "in-thread-wake", nowMs: Date.now() })]
+      await importFeed(sql, lines.slice(0, 1))
+      const store = makePostgresTripStore(sql)
+      let reads = 0
+      let seenSeq = 0
+      const counted: TripStore["Type"] = {
+        ...store,
+        changesSince: (seq) =>
+          Effect.suspend(() => {
+            reads++
+            return Effect.tap(store.changesSince(seq), (changes) => Effect.sync(() => void (seenSeq = changes.seq)))
+          })
+      }
+      const runtime = ManagedRuntime.make(InMemoryTripMatcher.layer.pipe(Layer.provide(Layer.succeed(TripStore, counted))))
+      try {
+        await runtime.runtime()
+        reads = 0
+        await new Promise((r) => setTimeout(r, 2_100))
+        // Polling every 200 ms would have read it ten times.
+        expect(reads).toBeGreaterThanOrEqual(1)
+        expect(reads).toBeLessThanOrEqual(3)
+        // Each commit is read at once, not at the next second's poll.
+        for (const [i, line] of lines.slice(1).entries()) {
+          await importFeed(sql, [line])
+          expect(await timeUntil(async () => seenSeq, (seq) => seq === i + 2, 2_000)).toBeLessThan(300)
+        }
+      } finally {
+        await runtime.dispose()
+      }
+    } finally {
+      await sql.end()
+      await database.drop()
+    }
+  })
+
+  it("serves searches that find a commit within 1 s", async () => {
+    const database = await freshDatabase()
+    const sql = connectPostgres(database.url)
+    let api: ApiServer | undefined
+    try {
+      await migrate(sql)
+      const nowMs = Date.now()
+      const lines = [...feedLines({ trips: 2, seed: "in-thread", nowMs })]
+      await importFeed(sql, lines.slice(0, 1))
+      const key = (await createKey(sql, { name: "in-thread" })).key
+      api = await createServer({
+        config: {
+          db: database.url,
+          publicBaseUrl: "https://api.pg.test",
+          websiteBaseUrl: "https://www.pg.test",
+          queryLogPath: undefined,
+          productionDailyLimit: undefined,
+          matcherThreads: 0
+        },
+        logger: { info: () => {}, error: () => {} }
+      })
+      const base = `http://127.0.0.1:${(await api.listen(0, "127.0.0.1")).port}`
+      const trip = JSON.parse(lines[1]!) as Json
+      const [from, to] = [trip.waypoints[0], trip.waypoints[trip.waypoints.length - 1]]
+      const found = async () => {
+        const response = await fetch(`${base}/api/v2/trips?locale=fr_FR&cur=EUR&fc=${from.lat}%7C${from.lon}&tc=${to.lat}%7C${to.lon}&radius=1`, { headers: { key } })
+        expect(response.status).toBe(200)
+        return ((await response.json()) as { trips: Array<Json> }).trips.some((t) => t.permanent_id === trip.id)
+      }
+      expect(await found()).toBe(false)
+      await importFeed(sql, lines.slice(1))
+      expect(await timeUntil(found, Boolean, 2_000)).toBeLessThan(1_000)
+    } finally {
+      await api?.close()
+      await sql.end()
+      await database.drop()
+    }
   })
 })
 

@@ -23,7 +23,7 @@ export interface MainIo {
 
 const targetOf = (spec: TargetSpec, options: { apiBaseUrl: string | undefined; websiteBaseUrl: string | undefined }): Target =>
   spec._tag === "Core"
-    ? coreTarget({ dbPath: spec.dbPath, apiBaseUrl: options.apiBaseUrl, websiteBaseUrl: options.websiteBaseUrl })
+    ? coreTarget({ db: spec.db, apiBaseUrl: options.apiBaseUrl, websiteBaseUrl: options.websiteBaseUrl })
     : httpTarget({ baseUrl: spec.baseUrl, key: spec.key })
 
 const recordedTimesPresent = (pacing: Pacing, queries: ReadonlyArray<RecordedQuery>): RecordedQuery | undefined =>

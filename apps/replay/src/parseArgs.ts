@@ -3,7 +3,7 @@ import type { Pacing } from "./pacing.js"
 
 /** A target as given on the command line. */
 export type TargetSpec =
-  | { readonly _tag: "Core"; readonly dbPath: string }
+  | { readonly _tag: "Core"; readonly db: string }
   | { readonly _tag: "Http"; readonly baseUrl: string; readonly key: string | undefined }
 
 export interface CliOptions {
@@ -82,7 +82,7 @@ const positive = (name: string, raw: string | undefined): number | undefined => 
 const targetSpec = (flag: string, raw: string, db: string | undefined, key: string | undefined, dbFlag: string): TargetSpec => {
   if (raw === "core") {
     if (db === undefined) throw new UsageError(`${flag} core needs ${dbFlag} PATH|URL (a SQLite trip store, or a postgres:// URL)`)
-    return { _tag: "Core", dbPath: db }
+    return { _tag: "Core", db }
   }
   let url: URL
   try {

@@ -57,8 +57,10 @@ const formatOf = (contentType: string | null | undefined): Answer["format"] => {
   return "other"
 }
 
-export interface CoreTargetOptions {
-  readonly dbPath: string
+/** The store of the core target: `db`, a SQLite file's path or a `postgres://` URL (`dbPath`, its former name, is still taken). */
+export type CoreStore = { readonly db: string } | { /** @deprecated the former name of `db` */ readonly dbPath: string }
+
+export type CoreTargetOptions = CoreStore & {
   /** Base URL written into `_self` links (default `http://localhost`). */
   readonly apiBaseUrl?: string | undefined
   /** Base URL of `_front` and `support-link` links (default `https://www.tripsearch.example`). */
@@ -68,8 +70,8 @@ export interface CoreTargetOptions {
 type CoreServices = Layer.Layer.Success<ReturnType<typeof coreLayer>>
 
 /** The core's services over the store `--db` names (SQLite or PostgreSQL): the API's wiring, with the in-thread matcher. */
-const coreLayer = (dbPath: string) =>
-  Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(tripStoreLayer(dbPath))), GazetteerPlaceResolver.layer)
+const coreLayer = (db: string) =>
+  Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(tripStoreLayer(db))), GazetteerPlaceResolver.layer)
 
 /**
  * The embedded core: the use-cases over the trip store, layers built once in a ManagedRuntime,
@@ -78,6 +80,7 @@ const coreLayer = (dbPath: string) =>
  * checked (no 401/403/429): that is the server's admission, not the search's.
  */
 export const coreTarget = (options: CoreTargetOptions): Target => {
+  const db = "db" in options ? options.db : options.dbPath
   const answerOptions = {
     apiBaseUrl: options.apiBaseUrl ?? "http://localhost",
     websiteBaseUrl: options.websiteBaseUrl ?? "https://www.tripsearch.example"
@@ -85,18 +88,18 @@ export const coreTarget = (options: CoreTargetOptions): Target => {
   let runtime: ManagedRuntime.ManagedRuntime<CoreServices, unknown> | undefined
 
   return {
-    name: `core (${displayDb(options.dbPath)})`,
+    name: `core (${displayDb(db)})`,
     check: async () => {
-      if (!isPostgresUrl(options.dbPath) && !existsSync(options.dbPath)) {
-        throw new TargetProblem(`no trip store at ${options.dbPath} (--db must name an existing SQLite store, or a postgres:// URL)`)
+      if (!isPostgresUrl(db) && !existsSync(db)) {
+        throw new TargetProblem(`no trip store at ${db} (--db must name an existing SQLite store, or a postgres:// URL)`)
       }
       if (runtime !== undefined) return
-      const rt = ManagedRuntime.make(coreLayer(options.dbPath))
+      const rt = ManagedRuntime.make(coreLayer(db))
       try {
         await rt.runtime()
       } catch (error) {
         await rt.dispose().catch(() => {})
-        throw new TargetProblem(`cannot open the trip store ${displayDb(options.dbPath)}: ${error instanceof Error ? error.message : String(error)}`)
+        throw new TargetProblem(`cannot open the trip store ${displayDb(db)}: ${error instanceof Error ? error.message : String(error)}`)
       }
       runtime = rt
     },

@@ -47,9 +47,9 @@ describe("pacing", () => {
 describe("command line", () => {
   it("parses a core run and a compare run", () => {
     const core = parseCommandLine(["log.ndjson", "--target", "core", "--db", "x.db", "--rate", "50", "--limit", "10"])
-    expect(core).toMatchObject({ _tag: "Run", options: { target: { _tag: "Core", dbPath: "x.db" }, pacing: { _tag: "Rate", perSecond: 50 }, limit: 10 } })
+    expect(core).toMatchObject({ _tag: "Run", options: { target: { _tag: "Core", db: "x.db" }, pacing: { _tag: "Rate", perSecond: 50 }, limit: 10 } })
     const cmp = parseCommandLine(["-", "--target", "http://h:1/", "--key", "k", "--compare", "core", "--db-b", "y.db", "--speed", "10"])
-    expect(cmp).toMatchObject({ options: { target: { _tag: "Http", baseUrl: "http://h:1", key: "k" }, compare: { _tag: "Core", dbPath: "y.db" }, pacing: { _tag: "Recorded", speed: 10 } } })
+    expect(cmp).toMatchObject({ options: { target: { _tag: "Http", baseUrl: "http://h:1", key: "k" }, compare: { _tag: "Core", db: "y.db" }, pacing: { _tag: "Recorded", speed: 10 } } })
     expect(parseCommandLine(["x", "--target", "core", "--db", "d"])).toMatchObject({ options: { pacing: { _tag: "Concurrency", concurrency: 8 } } })
   })
 

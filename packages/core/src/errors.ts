@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Data, Schema } from "effect"
 
 /** A query parameter that is missing, malformed or outside its rule: HTTP 400. */
 export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {
@@ -48,3 +48,14 @@ export type SearchError = InvalidParameter | PlaceNotFound | ServiceOverloaded
 /** The search's expected failures as a schema: they cross a thread boundary encoded, and decode back to their classes. */
 export const SearchErrorSchema = Schema.Union(InvalidParameter, PlaceNotFound, ServiceOverloaded)
 export type DetailsError = InvalidParameter | TripNotFound
+
+/**
+ * The store cannot be reached (its database is down, restarting or too slow to answer). The ports
+ * have no error channel, so an adapter raises it as a defect; the HTTP adapter answers it 503
+ * `service.error` with `Retry-After`, where any other defect is a 500.
+ */
+export class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{ readonly message: string }> {}
+
+/** Whether a defect (or a failure) is a `StoreUnavailable`, whichever copy of this module made it. */
+export const isStoreUnavailable = (u: unknown): u is StoreUnavailable =>
+  typeof u === "object" && u !== null && (u as { readonly _tag?: unknown })._tag === "StoreUnavailable"

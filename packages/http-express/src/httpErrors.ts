@@ -1,5 +1,5 @@
-import { Cause, Option } from "effect"
-import type { JsonObject } from "@tripsearch/core"
+import { Cause, Chunk, Option } from "effect"
+import { isStoreUnavailable, type JsonObject } from "@tripsearch/core"
 
 /**
  * Every `developper-message` token the service can answer, with its HTTP status and when it is
@@ -20,7 +20,10 @@ export const ERROR_TOKENS = {
   "request.uri_too_long": { status: 414, when: "The request target is longer than 8 KiB." },
   "quota.exceeded": { status: 429, when: "The key's daily quota is spent; `Retry-After` gives the seconds until the next UTC midnight." },
   "request.headers_too_large": { status: 431, when: "The request headers are larger than 16 KiB." },
-  "service.error": { status: 500, when: "An internal error; the message quotes the request id and nothing else." },
+  "service.error": {
+    status: 500,
+    when: "An internal error; the message quotes the request id and nothing else. Also sent with 503 and `Retry-After` when the trip store cannot be reached: a trip's details or threads, or a key this server has not looked up before."
+  },
   "service.overloaded": { status: 503, when: "Too many searches are waiting for a worker; retry after `Retry-After` seconds." }
 } as const satisfies Record<string, { readonly status: number; readonly when: string }>
 
@@ -105,10 +108,25 @@ export const errorReplyOf = (error: unknown, requestId: string): ErrorReply => {
   }
 }
 
-/** The reply for a failed Effect: its first expected failure, else (defect, interruption) a 500. */
+/** Seconds a client is asked to wait when the store cannot be reached. */
+export const STORE_RETRY_AFTER_SECONDS = 5
+
+/** The 503 of a request that needed the store while it could not be reached. */
+export const storeUnavailable = (requestId: string): ErrorReply => ({
+  status: 503,
+  token: "service.error",
+  message: `The trip store cannot be reached at the moment; retry later (request id ${requestId})`,
+  retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+  defect: true
+})
+
+/**
+ * The reply for a failed Effect: its first expected failure, else a 503 when a defect says the
+ * store cannot be reached (`StoreUnavailable`), else (defect, interruption) a 500.
+ */
 export const errorReplyOfCause = (cause: Cause.Cause<unknown>, requestId: string): ErrorReply =>
   Option.match(Cause.failureOption(cause), {
-    onNone: () => internalError(requestId),
+    onNone: () => (Cause.defects(cause).pipe(Chunk.some(isStoreUnavailable)) ? storeUnavailable(requestId) : internalError(requestId)),
     onSome: (error) => errorReplyOf(error, requestId)
   })
 

@@ -123,9 +123,18 @@ const ERROR_RESPONSES: Record<string, Json> = {
   }),
   HeadersTooLarge: errorResponse(431, "The request headers are larger than 16 KiB."),
   InternalError: errorResponse(500, "An internal error; the message quotes the request id."),
-  Overloaded: errorResponse(503, "Every search worker is busy and the waiting line is full.", {
-    "Retry-After": header("Seconds to wait before retrying.", { type: "integer" })
-  })
+  Overloaded: errorResponse(
+    503,
+    "Every search worker is busy and the waiting line is full (`service.overloaded`), or the key is one this server has not looked up before and the trip store cannot be reached (`service.error`).",
+    { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
+    ["service.overloaded", "service.error"]
+  ),
+  StoreUnavailable: errorResponse(
+    503,
+    "The trip store cannot be reached at the moment (searches are still answered from the server's index).",
+    { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
+    ["service.error"]
+  )
 }
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
@@ -222,7 +231,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           summary: "One trip's details",
           description: "The trip, or the segment of it, a search returned; prices in the asked locale and currency. A departed trip keeps its details.",
           parameters: detailsParameters,
-          responses: { "200": ok("The trip detail.", "TripDetail"), ...keyedErrors, "404": responseRef("TripNotFound") }
+          responses: { "200": ok("The trip detail.", "TripDetail"), ...keyedErrors, "404": responseRef("TripNotFound"), "503": responseRef("StoreUnavailable") }
         }
       },
       "/api/v2/trips/{id}/threads": {
@@ -232,7 +241,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           summary: "Questions and answers of a trip",
           description: "The address of a trip's `links._threads`: the public questions asked to the driver, with their answers.",
           parameters: detailsParameters,
-          responses: { "200": ok("The trip's threads.", "ThreadsResponse"), ...keyedErrors, "404": responseRef("TripNotFound") }
+          responses: { "200": ok("The trip's threads.", "ThreadsResponse"), ...keyedErrors, "404": responseRef("TripNotFound"), "503": responseRef("StoreUnavailable") }
         }
       },
       "/api/v2/openapi.json": {
@@ -252,11 +261,11 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           operationId: "health",
           tags: ["service"],
           summary: "Whether the service can answer",
-          description: "Needs no key. Never cached.",
+          description:
+            "Needs no key. Never cached. A server that answers at all answers searches from its index, so this is 200 even when the trip store cannot be reached: the body says which (`degraded`: searches are answered, trip details and keys not seen before are 503 until the store is back).",
           security: [],
           responses: {
-            "200": { description: "The store answers.", content: { "application/json": { schema: ref("Health") } } },
-            "503": { description: "The store does not answer.", content: { "application/json": { schema: ref("Health") } } }
+            "200": { description: "The server answers searches; the body says whether its store answers too.", content: { "application/json": { schema: ref("Health") } } }
           }
         }
       }
@@ -269,9 +278,9 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           type: "object",
           required: ["status", "store"],
           properties: {
-            status: { type: "string", enum: ["ok", "unavailable"] },
+            status: { type: "string", enum: ["ok", "degraded"], description: "`ok` when the store answers, else `degraded`." },
             store: { type: "string", enum: ["reachable", "unreachable"] },
-            data_version: { type: "integer", description: "The store's change sequence number." }
+            data_version: { type: "integer", description: "The store's change sequence number (when it answers)." }
           },
           additionalProperties: false
         }

@@ -1,8 +1,9 @@
-import { type ApiKey, KeyStore } from "@tripsearch/core"
+import { type ApiKey, isStoreUnavailable, KeyStore, StoreUnavailable } from "@tripsearch/core"
 import { hashKey, KEY_COLUMNS, keyInfoOf, type KeyRow } from "@tripsearch/store-common"
 import { Effect, Layer, Option, Schedule } from "effect"
 import type { Sql } from "./connectPostgres.js"
 import { scopedPostgres } from "./PostgresTripStore.js"
+import { isUnreachable, READ_DEADLINE_MS } from "./unavailable.js"
 
 export interface PostgresKeyStoreOptions {
   /** How long a key looked up is taken as it was: a revocation reaches this replica within it (default 1 s). */
@@ -29,6 +30,9 @@ const pairOf = (keyId: string, day: string): string => `${keyId} ${day}`
 /** How long a (key, day) count read from the database is refreshed after its last use. */
 const KNOWN_FOR_MS = 60_000
 
+/** How long the reads for requests skip a database found unreachable. */
+const UNREACHABLE_FOR_MS = 1_000
+
 /**
  * The KeyStore over a pool the caller owns, for any number of replicas sharing one database. No
  * request waits on a write: `count` bumps an in-memory counter, which `flush` adds to the shared
@@ -46,6 +50,33 @@ export const makePostgresKeyStore = (sql: Sql, options: PostgresKeyStoreOptions 
   /** Counts being written: still this replica's own until the shared count read back includes them. */
   let flushing: Counts = new Map()
 
+  /**
+   * Until when the database is taken as unreachable: after a read for a request found it so, the
+   * next ones for `UNREACHABLE_FOR_MS` fail at once rather than each wait for a connection.
+   */
+  let unreachableUntil = 0
+  /** A read made for a request: within `READ_DEADLINE_MS`, a database unreachable as `StoreUnavailable`. */
+  const requestRead = async <A>(query: () => Promise<A>): Promise<A> => {
+    if (Date.now() < unreachableUntil) throw new StoreUnavailable({ message: "PostgreSQL could not be reached a moment ago" })
+    let timer: ReturnType<typeof setTimeout> | undefined
+    try {
+      return await Promise.race([
+        query(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new StoreUnavailable({ message: `PostgreSQL did not answer within ${READ_DEADLINE_MS} ms` })), READ_DEADLINE_MS)
+        })
+      ])
+    } catch (e) {
+      if (isStoreUnavailable(e) || isUnreachable(e)) {
+        unreachableUntil = Date.now() + UNREACHABLE_FOR_MS
+        throw isStoreUnavailable(e) ? e : new StoreUnavailable({ message: `PostgreSQL cannot be reached: ${(e as Error).message}` })
+      }
+      throw e
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   const lookUp = async (hash: string): Promise<Option.Option<ApiKey>> => {
     const [row] = await sql.unsafe<Array<KeyRow>>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [hash])
     if (row === undefined) return Option.none()
@@ -60,8 +91,10 @@ export const makePostgresKeyStore = (sql: Sql, options: PostgresKeyStoreOptions 
     if (cached !== undefined && now - cached.at < keyCacheMs) return cached.key
     let key: Option.Option<ApiKey>
     try {
-      key = await lookUp(hash)
+      key = await requestRead(() => lookUp(hash))
     } catch (e) {
+      // The database cannot say: the last answer stands, however old (a key never looked up
+      // here has none, and its request is answered 503).
       if (cached !== undefined) return cached.key
       throw e
     }
@@ -76,7 +109,15 @@ export const makePostgresKeyStore = (sql: Sql, options: PostgresKeyStoreOptions 
     const pair = pairOf(keyId, day)
     let entry = known.get(pair)
     if (entry === undefined) {
-      const [row] = await sql<Array<{ count: number }>>`SELECT count FROM key_usage WHERE key_id = ${keyId} AND day = ${day}`
+      let row: { count: number } | undefined
+      try {
+        ;[row] = await requestRead(() => sql<Array<{ count: number }>>`SELECT count FROM key_usage WHERE key_id = ${keyId} AND day = ${day}`)
+      } catch (e) {
+        // The database cannot say: this replica's own counts stand alone until it can (read again
+        // at the next request).
+        if (isStoreUnavailable(e)) return own(pair)
+        throw e
+      }
       entry = known.get(pair) ?? { count: row?.count ?? 0, usedAt: 0 }
       known.set(pair, entry)
     }
@@ -157,8 +198,14 @@ const scopedKeyStore = (sql: Sql, flushEvery: FlushInterval, options: PostgresKe
     yield* Effect.addFinalizer(() =>
       Effect.promise(store.flush).pipe(Effect.catchAllDefect((defect) => Effect.logWarning("key usage: the last flush failed; its counts are lost", defect)))
     )
+    // While the database is down a flush fails every second: the first failure of a run is
+    // logged, then one a minute.
+    let failures = 0
     yield* Effect.promise(store.flush).pipe(
-      Effect.catchAllDefect((defect) => Effect.logWarning("key usage flush failed; the counts are kept for the next one", defect)),
+      Effect.tap(() => Effect.sync(() => void (failures = 0))),
+      Effect.catchAllDefect((defect) =>
+        failures++ % 60 === 0 ? Effect.logWarning(`key usage flush failed (${failures} in a row); the counts are kept for the next one`, defect) : Effect.void
+      ),
       Effect.repeat(Schedule.spaced(flushEvery)),
       Effect.forkScoped
     )

@@ -1,9 +1,10 @@
-import { CURRENCIES, type CurrencyCode, DEFAULT_RATES, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
+import { CURRENCIES, type CurrencyCode, DEFAULT_RATES, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, StoreUnavailable, TripStore } from "@tripsearch/core"
 import { unpackRecord } from "@tripsearch/store-common"
 import { Effect, Layer, Option } from "effect"
 import { connectPostgres, type Sql } from "./connectPostgres.js"
 import { listenForChanges } from "./listenForChanges.js"
 import { migrate } from "./migrations.js"
+import { isUnreachable, storeRead } from "./unavailable.js"
 
 const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
   trip: JSON.parse(tripJson) as FeedTrip,
@@ -23,19 +24,21 @@ export const currentSeq = async (sql: Sql): Promise<number> => {
 }
 
 /**
- * The TripStore service over a connection pool (the caller owns it). The scan and the changes are
+ * The TripStore service over a connection pool (the caller owns it). A read that finds the database
+ * unreachable dies with `StoreUnavailable`; the reads made for a request (a trip, a page's trips)
+ * are given up after `READ_DEADLINE_MS`, the index's (the scan, the changes) are not. The scan and the changes are
  * each read in one REPEATABLE READ transaction, so the sequence number they return is that of the
  * rows they read. The scan goes in id order, as the SQLite store's does, so that both stores load
  * an index in the same order.
  */
 export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
   getTrip: (id) =>
-    Effect.promise(async () => {
+    storeRead(async () => {
       const [row] = await sql<Array<{ trip_json: string; zone_offsets: string }>>`SELECT trip_json, zone_offsets FROM trips WHERE id = ${id}`
       return row === undefined ? Option.none() : Option.some(storedFrom(row.trip_json, row.zone_offsets))
     }),
   getTrips: (ids) =>
-    Effect.promise(async () => {
+    storeRead(async () => {
       const out = new Map<string, StoredTrip>()
       if (ids.length === 0) return out
       const rows = await sql<Array<{ id: string; trip_json: string; zone_offsets: string }>>`
@@ -44,18 +47,20 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
       return out
     }),
   scanIndex: (onRecord) =>
-    Effect.promise(() =>
-      sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
-        const seq = await currentSeq(tx as unknown as Sql)
-        await tx<Array<{ id: string; packed: Buffer; shown: Buffer }>>`
-          SELECT id, packed, shown FROM trips WHERE status = 'active' ORDER BY id`.cursor(SCAN_BATCH, (rows) => {
-          for (const row of rows) onRecord(recordOf(row))
-        })
-        return seq
-      })
+    storeRead(
+      () =>
+        sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
+          const seq = await currentSeq(tx as unknown as Sql)
+          await tx<Array<{ id: string; packed: Buffer; shown: Buffer }>>`
+            SELECT id, packed, shown FROM trips WHERE status = 'active' ORDER BY id`.cursor(SCAN_BATCH, (rows) => {
+            for (const row of rows) onRecord(recordOf(row))
+          })
+          return seq
+        }),
+      false
     ),
   changesSince: (since) =>
-    Effect.promise(() =>
+    storeRead(() =>
       sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
         const seq = await currentSeq(tx as unknown as Sql)
         const upserts: Array<IndexRecord> = []
@@ -69,13 +74,14 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
           }
         }
         return { seq, upserts, removed }
-      })
+      }),
+      false
     ),
-  identity: Effect.promise(async () => {
+  identity: storeRead(async () => {
     const [row] = await sql<Array<{ value: string }>>`SELECT value FROM meta WHERE key = 'store_id'`
     return `postgres:${row!.value}`
   }),
-  rates: Effect.promise(async () => {
+  rates: storeRead(async () => {
     const rates: Record<CurrencyCode, number> = { ...DEFAULT_RATES }
     for (const { currency, per_eur } of await sql<Array<{ currency: string; per_eur: number }>>`SELECT currency, per_eur FROM rates`) {
       if ((CURRENCIES as ReadonlyArray<string>).includes(currency)) rates[currency as CurrencyCode] = per_eur
@@ -98,7 +104,20 @@ export const setRate = async (sql: Sql, currency: CurrencyCode, perEur: number |
   }
 }
 
-/** A connection pool to `url`, its schema brought up to date, closed when the scope closes. */
+/** `url` without its user and password, to name the database in a message. */
+const whereIs = (url: string): string => {
+  try {
+    const { host, pathname } = new URL(url)
+    return `${host}${pathname}`
+  } catch {
+    return "(an unreadable URL)"
+  }
+}
+
+/**
+ * A connection pool to `url`, its schema brought up to date, closed when the scope closes. A
+ * database that cannot be reached fails it at once with `StoreUnavailable` (it is not waited for).
+ */
 export const scopedPostgres = (url: string, max?: number) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
@@ -107,6 +126,7 @@ export const scopedPostgres = (url: string, max?: number) =>
         await migrate(sql)
       } catch (e) {
         await sql.end({ timeout: 1 })
+        if (isUnreachable(e)) throw new StoreUnavailable({ message: `PostgreSQL at ${whereIs(url)} cannot be reached: ${(e as Error).message}` })
         throw e
       }
       return sql

@@ -5,6 +5,9 @@ export type Sql = postgres.Sql
 /** Whether a `--db` / `TRIPSEARCH_DB` value names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db)
 
+/** How long opening a connection may take. */
+export const CONNECT_TIMEOUT_SECONDS = 3
+
 export interface ConnectOptions {
   /** Connections in the pool (default 4). */
   readonly max?: number
@@ -18,6 +21,8 @@ export interface ConnectOptions {
 export const connectPostgres = (url: string, options: ConnectOptions = {}): Sql =>
   postgres(url, {
     max: options.max ?? 4,
+    // A database that cannot be reached is reported within seconds, not after the default 30.
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
     onnotice: () => {},
     connection: { application_name: "tripsearch" },
     types: {

@@ -13,6 +13,10 @@ export interface PostgresCluster {
   readonly port: number
   /** Stops the server at once and removes its folder. */
   readonly stop: () => void
+  /** Stops the server (fast shutdown: connections are ended), keeping its data: the database is down. */
+  readonly pause: () => void
+  /** Starts the paused server again on the same port, with its data. */
+  readonly resume: () => void
 }
 
 const freePort = (): Promise<number> =>
@@ -29,10 +33,11 @@ const freePort = (): Promise<number> =>
  * Starts a throwaway PostgreSQL cluster for tests: `initdb` in a new temporary folder, then
  * `pg_ctl start` on a free port of 127.0.0.1 with trust authentication and no fsync (its data dies
  * with it). initdb refuses to run as root, so as root (CI, sessions) both run as the `postgres`
- * user that Debian's package creates, in a folder that user owns. Missing programs are an error
+ * user that Debian's package creates, in a folder that user owns. `settings` (`name=value`) are
+ * added to the server's. Missing programs are an error
  * that says how to install them, never a reason to skip the tests.
  */
-export const startPostgresCluster = async (): Promise<PostgresCluster> => {
+export const startPostgresCluster = async (options: { readonly settings?: ReadonlyArray<string> } = {}): Promise<PostgresCluster> => {
   const bin = postgresBin()
   if (!existsSync(join(bin, "initdb")) || !existsSync(join(bin, "pg_ctl"))) {
     throw new Error(
@@ -63,11 +68,15 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
       const port = await freePort()
       const settings = [
         `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off",
-        "-c full_page_writes=off", "-c max_connections=200", "-c shared_buffers=32MB"
+        "-c full_page_writes=off", "-c max_connections=200", "-c shared_buffers=32MB",
+        // A later setting of the same name wins: a bench may give its own.
+        ...(options.settings ?? []).map((setting) => `-c ${setting}`)
       ].join(" ")
+      const start = () => run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", settings, "start"])
       try {
-        run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", settings, "start"])
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop }
+        start()
+        const pause = () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])
+        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, pause, resume: () => void start() }
       } catch (e) {
         // Another process may have taken the port between its test and the server's start.
         if (attempt >= 3) throw new Error(`the test PostgreSQL server did not start: ${existsSync(log) ? readFileSync(log, "utf8") : String(e)}`)
