@@ -22,11 +22,11 @@ const onlyOneSure = (word: number): boolean => {
 
 /**
  * The waypoints the grid found near each place of one search (`GeoGrid.scanNear`), per candidate
- * trip, and the candidates themselves in the order found: for one place, every trip with a
- * waypoint near it; for a pair, the trips near both, found by scanning both places, so that the
- * work follows the answer rather than the busier city. From them, `distances` gives what chooses a
- * trip's segment: where each place has one waypoint near it, well inside the radius, the segment is
- * the only one and needs no haversine; anywhere else, the exact distances the rule has.
+ * trip, and the candidates themselves: for one place, every trip with a waypoint near it; for a
+ * pair, the trips near both, found by scanning both places, so that the work follows the answer
+ * rather than the busier city. From them, `segmentOf` chooses a trip's segment: where each place
+ * has one waypoint near it, well inside the radius, the segment is the only one and needs no
+ * haversine; anywhere else, the exact distances the rule has.
  *
  * Per-slot words are written under a stamp (`q`: near the first place of a pair scanned; `-q`: a
  * candidate), so nothing needs clearing between searches.
@@ -137,33 +137,28 @@ export class NearHits {
   }
 
   /**
-   * The distances of candidate `slot` (first waypoint `w0`, `last + 1` waypoints) to each place
-   * asked (`from`, `to`), as `bestSegment` reads them: Infinity where a waypoint is not within the
-   * radius (or may not be compared: the last for `from`, the first for `to`). When each place asked
-   * has exactly one waypoint near it, surely within the radius, that distance is written as 0: the
-   * segment is then the only one, whatever the distances.
+   * The exact distances of candidate `slot` (first waypoint `w0`, `last + 1` waypoints) to each
+   * place asked (`from`, `to`), as `bestSegment` reads them: Infinity where a waypoint is not within
+   * the radius (or may not be compared: the last for `from`, the first for `to`).
    */
-  distances(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): void {
+  private distances(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): void {
     for (let k = 0; k <= last; k++) {
       dF[k] = Infinity
       dT[k] = Infinity
     }
-    const f = from !== undefined ? this.near[3 * slot + 1]! : 0
-    const g = to !== undefined ? this.near[3 * slot + 2]! : 0
-    const exact = !((from === undefined || onlyOneSure(f)) && (to === undefined || onlyOneSure(g)))
-    if (from !== undefined) side(t, from, f, exact, w0, 0, last - 1, dF)
-    if (to !== undefined) side(t, to, g, exact, w0, 1, last, dT)
+    if (from !== undefined) side(t, from, this.near[3 * slot + 1]!, w0, 0, last - 1, dF)
+    if (to !== undefined) side(t, to, this.near[3 * slot + 2]!, w0, 1, last, dT)
   }
 }
 
 /** One place's distances of a candidate, waypoints `lo..hi` (see `NearHits.distances`). */
-const side = (t: TripColumns, box: FlatBox, word: number, exact: boolean, w0: number, lo: number, hi: number, out: Float64Array): void => {
+const side = (t: TripColumns, box: FlatBox, word: number, w0: number, lo: number, hi: number, out: Float64Array): void => {
   if ((word & OVERFLOW) !== 0) {
     for (let k = lo; k <= hi; k++) out[k] = distanceWithin(t, box, w0 + k)
     return
   }
   for (let near = word & NEAR; near !== 0; near &= near - 1) {
     const k = 31 - Math.clz32(near & -near)
-    out[k] = exact ? distanceWithin(t, box, w0 + k) : 0
+    out[k] = distanceWithin(t, box, w0 + k)
   }
 }
