@@ -142,6 +142,8 @@ export class GeoPool {
             maxWaitMs: options.maxWaitMs,
             serviceMs: taskTimeIn(work)
           })
+    // Opened before any worker starts: a store that cannot be opened leaves nothing to stop.
+    const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
     // The workers start first, so that loading their modules overlaps the index's load in this
     // thread; each waits for the writer's first image on the pool's channel.
     const channelName = `tripsearch-index-${randomUUID()}`
@@ -190,7 +192,6 @@ export class GeoPool {
     })
     // Until the pool exists, a failed start must not leave an unhandled rejection behind.
     startup.catch(() => {})
-    const own = options.store === undefined ? openWriterStore(options.dbPath) : undefined
     let writer: IndexWriter
     try {
       writer = await IndexWriter.start(options.store ?? own!.store, {
