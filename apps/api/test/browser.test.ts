@@ -67,8 +67,7 @@ describe("the website in a real browser", () => {
     base = `http://127.0.0.1:${port}`
     const [server, launched] = await Promise.all([
       createServer({
-        // Not a test of admission: a loaded CI machine must not turn a search into a 503 here.
-        config: { dbPath, publicBaseUrl: base, websiteBaseUrl: base, queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, matcherMaxWaitMs: 30_000, metrics: false },
+        config: { dbPath, publicBaseUrl: base, websiteBaseUrl: base, queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
         logger: { info: () => {}, error: () => {} }
       }),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
