@@ -58,7 +58,9 @@ describe("the website in a real browser", () => {
   let city: string
 
   beforeAll(async () => {
-    const lines = [...feedLines({ trips: 500, seed: "browser", nowMs })]
+    // The generated towns and their trips change with the clock (departures are drawn from now
+    // on): 1,000 trips so that some town has two pages of rides at any hour, every town tried.
+    const lines = [...feedLines({ trips: 1000, seed: "browser", nowMs })]
     const db = openDatabase(dbPath)
     expect((await importFeed(db, lines)).ok).toBe(true)
     key = createKey(db, { name: "browser-test", tier: "production", dailyLimit: 1_000_000 }).key
@@ -82,7 +84,7 @@ describe("the website in a real browser", () => {
       counts.set(trip.waypoints[0]!.city, (counts.get(trip.waypoints[0]!.city) ?? 0) + 1)
     }
     const tried: Array<string> = []
-    for (const [name] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    for (const [name] of [...counts].sort((a, b) => b[1] - a[1])) {
       const { status, body } = await apiJson(`locale=en_GB&cur=GBP&fn=${encodeURIComponent(name)}`)
       if (status === 200 && body.pager?.pages >= 2) {
         city = name
@@ -91,7 +93,7 @@ describe("the website in a real browser", () => {
       tried.push(`${name}: ${status} ${status === 200 ? `${body.pager?.pages} page(s)` : JSON.stringify(body).slice(0, 200)}`)
     }
     // What the API answered for each town tried, should none have two pages of rides.
-    expect(city, tried.join("; ")).toBeDefined()
+    expect(city, tried.slice(0, 20).join("; ")).toBeDefined()
   }, 60_000)
 
   afterAll(async () => {
