@@ -5,20 +5,12 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { connectPostgres, createKey, importFeed, makePostgresTripStore, migrate, revokeKey, type Sql } from "@tripsearch/storage-postgres"
 import { freshDatabase } from "@tripsearch/store-tests"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { timeUntil } from "./timeUntil.js"
 import { type ApiServer, createServer } from "../src/createServer.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Polls `probe` every 10 ms until `done` accepts its value: the ms it took, Infinity after `ms`. */
-const timeUntil = async <A>(probe: () => Promise<A>, done: (a: A) => boolean, ms = 3_000): Promise<number> => {
-  const start = performance.now()
-  while (performance.now() - start < ms) {
-    if (done(await probe())) return performance.now() - start
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  return Infinity
-}
-
 /**
  * The server over a PostgreSQL store (TRIPSEARCH_DB=postgres://…): the index is loaded from the
  * database and follows it through LISTEN/NOTIFY, keys are looked up and counted there.

@@ -7,6 +7,7 @@ import { promisify } from "node:util"
 import { feedLines } from "@tripsearch/dataset"
 import { type PostgresCluster, startPostgresCluster } from "@tripsearch/store-tests/postgres-cluster"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { timeUntil } from "./timeUntil.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -25,15 +26,6 @@ const freePort = (): Promise<number> =>
   })
 
 /** Polls `probe` every 10 ms until `done` accepts its value: the ms it took, Infinity after `ms`. */
-const timeUntil = async <A>(probe: () => Promise<A>, done: (a: A) => boolean, ms = 5_000): Promise<number> => {
-  const start = performance.now()
-  while (performance.now() - start < ms) {
-    if (done(await probe())) return performance.now() - start
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  return Infinity
-}
-
 interface Replica {
   readonly child: ChildProcess
   readonly base: string

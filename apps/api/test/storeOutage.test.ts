@@ -3,6 +3,7 @@ import { feedLines } from "@tripsearch/dataset"
 import { connectPostgres, createKey, importFeed, migrate, type Sql } from "@tripsearch/storage-postgres"
 import { type PostgresCluster, startPostgresCluster } from "@tripsearch/store-tests/postgres-cluster"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { timeUntil } from "./timeUntil.js"
 import { type ApiServer, createServer } from "../src/createServer.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -10,15 +11,6 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 const MAIN = new URL("../dist/main.js", import.meta.url).pathname
 
 /** Polls `probe` every 10 ms until `done` accepts its value: the ms it took, Infinity after `ms`. */
-const timeUntil = async <A>(probe: () => Promise<A>, done: (a: A) => boolean, ms = 5_000): Promise<number> => {
-  const start = performance.now()
-  while (performance.now() - start < ms) {
-    if (done(await probe())) return performance.now() - start
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  return Infinity
-}
-
 /**
  * The server over a PostgreSQL that stops under it (a cluster of this test's own): searches go on
  * from the index, what needs the database answers 503 `service.error` at once, `/health` says
