@@ -14,17 +14,20 @@ const at = (path) => join(root, path)
 const stamp = at("node_modules/.tripsearch-install")
 const say = (line) => process.stderr.write(`setup: ${line}\n`)
 
-// Every workspace package's manifest counts too: a dependency added to one package changes what
-// an install must do before the lockfile has caught up with it.
+// The workspace's package folders: their manifests count in the digest (a dependency added to one
+// package changes what an install must do before the lockfile has caught up with it), and a
+// reinstall removes their node_modules.
 const workspace = existsSync(at("pnpm-workspace.yaml")) ? readFileSync(at("pnpm-workspace.yaml"), "utf8") : ""
-const manifests = workspaceParents(workspace).flatMap((parent) =>
+// Per parent folder, in the order the digest has always read them.
+const packageDirs = workspaceParents(workspace).flatMap((parent) =>
   existsSync(at(parent))
     ? readdirSync(at(parent), { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && existsSync(at(join(parent, entry.name, "package.json"))))
-        .map((entry) => join(parent, entry.name, "package.json"))
-        .sort()
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(parent, entry.name))
+        .sort((a, b) => (join(a, "package.json") < join(b, "package.json") ? -1 : 1))
     : []
 )
+const manifests = packageDirs.map((dir) => join(dir, "package.json")).filter((f) => existsSync(at(f)))
 const digest = installDigest([...INSTALL_INPUTS, ...manifests].map((f) => (existsSync(at(f)) ? readFileSync(at(f)) : undefined)))
 const decision = decideInstall({
   nodeModules: existsSync(at("node_modules")),
@@ -36,12 +39,7 @@ if (decision.action === "none") process.exit(0)
 
 if (decision.action === "reinstall") {
   say(`${decision.reason}: removing node_modules and installing again`)
-  for (const parent of workspaceParents(workspace)) {
-    if (!existsSync(at(parent))) continue
-    for (const entry of readdirSync(at(parent), { withFileTypes: true })) {
-      if (entry.isDirectory()) rmSync(at(join(parent, entry.name, "node_modules")), { recursive: true, force: true })
-    }
-  }
+  for (const dir of packageDirs) rmSync(at(join(dir, "node_modules")), { recursive: true, force: true })
   rmSync(at("node_modules"), { recursive: true, force: true })
 } else {
   say(`installing the workspace with ${PNPM} (${decision.reason})`)
