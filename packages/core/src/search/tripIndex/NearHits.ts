@@ -9,6 +9,9 @@ const POSITIONS = 15
 const NEAR = 0x7fff
 const OVERFLOW = 0x8000
 
+/** Slots a search may have: a listed hit (`NearHits.only`) packs its slot above 5 bits of an int32. */
+const MAX_SLOTS = 1 << 26
+
 const bitOf = (k: number, sure: number): number => (k < POSITIONS ? (1 << k) | (sure << (16 + k)) : OVERFLOW)
 
 /** The place in its trip of the lowest waypoint of `word` (its only one, for `onlyOneSure`). */
@@ -28,39 +31,52 @@ const onlyOneSure = (word: number): boolean => {
  * has one waypoint near it, well inside the radius, the segment is the only one and needs no
  * haversine; anywhere else, the exact distances the rule has.
  *
- * Per-slot words are written under a stamp (`q`: near the first place of a pair scanned; `-q`: a
- * candidate), so nothing needs clearing between searches.
+ * The scan's hits are not written where they land: at 1M trips the per-slot words (8 MB) are far
+ * larger than the caches, and a write per hit at a random slot cost more than the scan itself. For
+ * one place, each hit is listed as one number (slot, place in the trip, sure) and the list sorted:
+ * its runs are the candidates, in slot order, and each run's word is written once, in that order.
+ * For a pair, the place scanned first sets its trips' bits in a bitset (`marked`, 125 KB at 1M
+ * trips: it stays in the cache) and lists its hits; the second place's hits on marked trips make
+ * the candidates (`cand`), and the first place's listed hits are added to the candidates' words at
+ * the end. Both bitsets are cleared through the lists that set them, so nothing is cleared whole.
  */
 export class NearHits {
-  private q = 0
-  /**
-   * Per slot, side by side so that one cache line holds them: its stamp (at `3 * slot`), its word
-   * for `from` (`+ 1`) and for `to` (`+ 2`).
-   */
+  /** Per slot, side by side: its word for `from` (at `2 * slot`) and for `to` (`+ 1`). */
   private near = new Int32Array(0)
+  /** The candidates found so far (a pair), or the listed hits (one place: see `only`). */
   private found = new Int32Array(1024)
   private count = 0
+  /** The side (1 `from`, 2 `to`) of a one-place search's listed hits, 0 for a pair. */
+  private onlySide = 0
+  /** Bit `slot` set: near the place of a pair scanned first (`marked`), or a candidate of the pair (`cand`). */
+  private marked = new Int32Array(0)
+  private cand = new Int32Array(0)
+  /** The hits of the place of a pair scanned first: slot and its `bitOf`, for side `markSide`. */
+  private markSlot = new Int32Array(1024)
+  private markBit = new Int32Array(1024)
+  private markCount = 0
+  private markSide = 1
 
-  /** Starts a search over an index of `slots` slots. */
+  /** Starts a search over an index of `slots` slots (fewer than 2^26: a listed hit packs its slot in 26 bits). */
   begin(slots: number): void {
-    if (this.near.length < 3 * slots) {
-      this.near = new Int32Array(3 * slots)
-      this.q = 0
-    }
-    if (++this.q > 0x3fffffff) {
-      this.q = 1
-      this.near.fill(0)
+    if (this.near.length < 2 * slots) {
+      if (slots > MAX_SLOTS) throw new Error(`NearHits: ${slots} slots, more than ${MAX_SLOTS}`)
+      this.near = new Int32Array(2 * slots)
+      this.marked = new Int32Array((slots + 31) >>> 5)
+      this.cand = new Int32Array((slots + 31) >>> 5)
     }
     this.count = 0
+    this.onlySide = 0
+    this.markCount = 0
   }
 
-  private add(slot: number): void {
+  private add(value: number): void {
     if (this.count === this.found.length) {
       const more = new Int32Array(2 * this.count)
       more.set(this.found)
       this.found = more
     }
-    this.found[this.count++] = slot
+    this.found[this.count++] = value
   }
 
   /**
@@ -69,40 +85,88 @@ export class NearHits {
    * cell), which more than pays for the sort (measured: docs/PERFORMANCE.md).
    */
   candidates(): Int32Array {
+    if (this.onlySide !== 0) return this.joinOnly(this.onlySide)
+    if (this.markCount > 0) this.joinMarks()
     return this.found.subarray(0, this.count).sort()
   }
 
-  /** One place only: every trip found near it is a candidate. */
-  private only = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
-    const at = 3 * slot
-    if (this.near[at] !== -this.q) {
-      this.near[at] = -this.q
-      this.near[at + side] = 0
-      this.add(slot)
+  /** One place's end: its listed hits sorted, each slot's run made one candidate and its word. */
+  private joinOnly(side: number): Int32Array {
+    const hits = this.found.subarray(0, this.count).sort()
+    const near = this.near
+    let c = 0
+    let slot = -1
+    let word = 0
+    for (let h = 0; h < hits.length; h++) {
+      const hit = hits[h]!
+      if (hit >>> 5 !== slot) {
+        // A candidate is written at or before the first hit of its run: no hit is overwritten unread.
+        if (slot >= 0) {
+          near[2 * slot + side - 1] = word
+          hits[c++] = slot
+        }
+        slot = hit >>> 5
+        word = 0
+      }
+      word |= bitOf((hit >>> 1) & POSITIONS, hit & 1)
     }
-    this.near[at + side] |= bitOf(k, sure)
+    if (slot >= 0) {
+      near[2 * slot + side - 1] = word
+      hits[c++] = slot
+    }
+    return hits.subarray(0, c)
   }
 
-  /** A pair, the place scanned first: the trips found near it are marked. */
-  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
-    const at = 3 * slot
-    if (this.near[at] !== this.q) {
-      this.near[at] = this.q
-      this.near[at + side] = 0
+  /** A pair's end: the first place's hits added to the words of the candidates, both bitsets cleared. */
+  private joinMarks(): void {
+    const { near, marked, cand, markSlot, markBit } = this
+    const at = this.markSide - 1
+    for (let m = 0; m < this.markCount; m++) {
+      const slot = markSlot[m]!
+      if ((cand[slot >>> 5]! & (1 << (slot & 31))) !== 0) near[2 * slot + at]! |= markBit[m]!
     }
-    this.near[at + side] |= bitOf(k, sure)
+    for (let m = 0; m < this.markCount; m++) marked[markSlot[m]! >>> 5] = 0
+    for (let c = 0; c < this.count; c++) cand[this.found[c]! >>> 5] = 0
+    this.markCount = 0
+  }
+
+  /**
+   * One place only: every trip found near it is a candidate. The hit is listed as one number,
+   * slot, place in the trip (`POSITIONS` for any later one: `bitOf` gives OVERFLOW) and `sure`.
+   */
+  private only = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
+    this.onlySide = side
+    this.add((slot << 5) | ((k < POSITIONS ? k : POSITIONS) << 1) | sure)
+  }
+
+  /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
+  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
+    this.marked[slot >>> 5]! |= 1 << (slot & 31)
+    if (this.markCount === this.markSlot.length) {
+      const slots = new Int32Array(2 * this.markCount)
+      const bits = new Int32Array(2 * this.markCount)
+      slots.set(this.markSlot)
+      bits.set(this.markBit)
+      this.markSlot = slots
+      this.markBit = bits
+    }
+    this.markSlot[this.markCount] = slot
+    this.markBit[this.markCount++] = bitOf(k, sure)
+    this.markSide = side
   }
 
   /** A pair, the other place: a marked trip found near it too is a candidate. */
   private then = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
-    const at = 3 * slot
-    const s = this.near[at]!
-    if (s === this.q) {
-      this.near[at] = -this.q
-      this.near[at + side] = 0
+    const word = slot >>> 5
+    const bit = 1 << (slot & 31)
+    if ((this.marked[word]! & bit) === 0) return
+    if ((this.cand[word]! & bit) === 0) {
+      this.cand[word]! |= bit
+      this.near[2 * slot] = 0
+      this.near[2 * slot + 1] = 0
       this.add(slot)
-    } else if (s !== -this.q) return
-    this.near[at + side] |= bitOf(k, sure)
+    }
+    this.near[2 * slot + side - 1] |= bitOf(k, sure)
   }
 
   // What `GeoGrid.scanNear` calls, by search shape and side.
@@ -120,8 +184,8 @@ export class NearHits {
    * distances (`distances`, into `dF` and `dT`) and `bestSegment` over them.
    */
   segmentOf(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number {
-    const f = from !== undefined ? this.near[3 * slot + 1]! : 0
-    const g = to !== undefined ? this.near[3 * slot + 2]! : 0
+    const f = from !== undefined ? this.near[2 * slot]! : 0
+    const g = to !== undefined ? this.near[2 * slot + 1]! : 0
     // The scan never reports a `from` waypoint that is its trip's last, nor a `to` that is its first.
     if (to === undefined) {
       if (onlyOneSure(f)) return firstPlace(f) * 256 + last
@@ -146,8 +210,8 @@ export class NearHits {
       dF[k] = Infinity
       dT[k] = Infinity
     }
-    if (from !== undefined) side(t, from, this.near[3 * slot + 1]!, w0, 0, last - 1, dF)
-    if (to !== undefined) side(t, to, this.near[3 * slot + 2]!, w0, 1, last, dT)
+    if (from !== undefined) side(t, from, this.near[2 * slot]!, w0, 0, last - 1, dF)
+    if (to !== undefined) side(t, to, this.near[2 * slot + 1]!, w0, 1, last, dT)
   }
 }
 
