@@ -70,4 +70,20 @@ describe("prices by locale and currency", () => {
     expect(formatMoney(1100, "EUR", "de-DE")).toBe("11,00\u00a0€")
     expect(formatMoney(1234, "HUF", "hu-HU")).toMatch(/^1\s?234\sFt$/)
   })
+
+  it("answers what Intl prints, amounts asked again included (its texts are kept)", () => {
+    const locales = [...new Set(LOCALES.map((l) => LOCALE_TABLE[l].bcp47))]
+    // Few amounts, so that most are asked again; -0 and 0 both, whose texts differ.
+    const amount = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 10_000_000 }), fc.constant(-0))
+    fc.assert(
+      fc.property(fc.array(fc.tuple(amount, fc.constantFrom(...CURRENCIES), fc.constantFrom(...locales)), { minLength: 1, maxLength: 50 }), (asked) => {
+        for (const [minor, c, bcp47] of asked) {
+          const d = MINOR_DIGITS[c]
+          const intl = new Intl.NumberFormat(bcp47, { style: "currency", currency: c, minimumFractionDigits: d, maximumFractionDigits: d })
+          expect(formatMoney(minor, c, bcp47)).toBe(intl.format(minor / 10 ** d))
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
 })
