@@ -59,6 +59,8 @@ export class NearHits {
 
   /** Starts a search over an index of `slots` slots (fewer than 2^26: a listed hit packs its slot in 26 bits). */
   begin(slots: number): void {
+    // A search that stopped between its scans and its candidates (a throw) left its bits set.
+    if (this.markCount > 0) this.clearBits()
     if (this.near.length < 2 * slots) {
       if (slots > MAX_SLOTS) throw new Error(`NearHits: ${slots} slots, more than ${MAX_SLOTS}`)
       this.near = new Int32Array(2 * slots)
@@ -119,14 +121,19 @@ export class NearHits {
 
   /** A pair's end: the first place's hits added to the words of the candidates, both bitsets cleared. */
   private joinMarks(): void {
-    const { near, marked, cand, markSlot, markBit } = this
+    const { near, cand, markSlot, markBit } = this
     const at = this.markSide - 1
     for (let m = 0; m < this.markCount; m++) {
       const slot = markSlot[m]!
       if ((cand[slot >>> 5]! & (1 << (slot & 31))) !== 0) near[2 * slot + at]! |= markBit[m]!
     }
-    for (let m = 0; m < this.markCount; m++) marked[markSlot[m]! >>> 5] = 0
-    for (let c = 0; c < this.count; c++) cand[this.found[c]! >>> 5] = 0
+    this.clearBits()
+  }
+
+  /** Clears a pair's bitsets through the lists that set them: the marked hits and the candidates. */
+  private clearBits(): void {
+    for (let m = 0; m < this.markCount; m++) this.marked[this.markSlot[m]! >>> 5] = 0
+    for (let c = 0; c < this.count; c++) this.cand[this.found[c]! >>> 5] = 0
     this.markCount = 0
   }
 
@@ -169,6 +176,14 @@ export class NearHits {
     this.near[2 * slot + side - 1] |= bitOf(k, sure)
   }
 
+  /**
+   * The waypoints of candidate `slot` near `side`'s place (1 `from`, 2 `to`), once `candidates()`
+   * has answered: bit k for waypoint k, bit 16 + k when surely within the radius, OVERFLOW.
+   */
+  wordOf(slot: number, side: 1 | 2): number {
+    return this.near[2 * slot + side - 1]!
+  }
+
   // What `GeoGrid.scanNear` calls, by search shape and side.
   readonly onlyFrom = this.only(1)
   readonly onlyTo = this.only(2)
@@ -184,8 +199,8 @@ export class NearHits {
    * distances (`distances`, into `dF` and `dT`) and `bestSegment` over them.
    */
   segmentOf(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number {
-    const f = from !== undefined ? this.near[2 * slot]! : 0
-    const g = to !== undefined ? this.near[2 * slot + 1]! : 0
+    const f = from !== undefined ? this.wordOf(slot, 1) : 0
+    const g = to !== undefined ? this.wordOf(slot, 2) : 0
     // The scan never reports a `from` waypoint that is its trip's last, nor a `to` that is its first.
     if (to === undefined) {
       if (onlyOneSure(f)) return firstPlace(f) * 256 + last
@@ -210,8 +225,8 @@ export class NearHits {
       dF[k] = Infinity
       dT[k] = Infinity
     }
-    if (from !== undefined) side(t, from, this.near[2 * slot]!, w0, 0, last - 1, dF)
-    if (to !== undefined) side(t, to, this.near[2 * slot + 1]!, w0, 1, last, dT)
+    if (from !== undefined) side(t, from, this.wordOf(slot, 1), w0, 0, last - 1, dF)
+    if (to !== undefined) side(t, to, this.wordOf(slot, 2), w0, 1, last, dT)
   }
 }
 

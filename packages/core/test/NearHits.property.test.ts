@@ -1,0 +1,77 @@
+import { FastCheck as fc } from "effect"
+import { describe, expect, it } from "vitest"
+import { NearHits } from "../src/search/tripIndex/NearHits.js"
+
+/** A waypoint `k` of trip `slot` found near a place, as `GeoGrid.scanNear` reports it. */
+type Hit = readonly [slot: number, k: number, sure: 0 | 1]
+
+const SLOTS = 300
+const hit = fc.tuple(fc.integer({ min: 0, max: SLOTS - 1 }), fc.integer({ min: 0, max: 40 }), fc.constantFrom(0 as const, 1 as const))
+const hits = fc.array(hit, { maxLength: 200 })
+
+/** The word the matcher's rule reads, built directly: bit k (and 16 + k when sure) below 15, else OVERFLOW. */
+const bit = (k: number, sure: number): number => (k < 15 ? (1 << k) | (sure << (16 + k)) : 0x8000)
+const words = (list: ReadonlyArray<Hit>): Map<number, number> => {
+  const out = new Map<number, number>()
+  for (const [slot, k, sure] of list) out.set(slot, (out.get(slot) ?? 0) | bit(k, sure))
+  return out
+}
+
+/** What one search should answer: the candidates in slot order and each one's words per side. */
+const expected = (first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefined) => {
+  const a = words(first)
+  const b = second === undefined ? undefined : words(second)
+  const slots = [...a.keys()].filter((s) => b === undefined || b.has(s)).sort((x, y) => x - y)
+  return { slots, a, b }
+}
+
+/** One search of `shape`, the place scanned first (`firstSide`) given `first`, the other `second`. */
+const search = (near: NearHits, firstSide: 1 | 2, first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefined) => {
+  near.begin(SLOTS)
+  if (second === undefined) {
+    const only = firstSide === 1 ? near.onlyFrom : near.onlyTo
+    for (const [slot, k, sure] of first) only(slot, k, sure)
+  } else {
+    const mark = firstSide === 1 ? near.markFrom : near.markTo
+    const then = firstSide === 1 ? near.thenTo : near.thenFrom
+    for (const [slot, k, sure] of first) mark(slot, k, sure)
+    for (const [slot, k, sure] of second) then(slot, k, sure)
+  }
+  return [...near.candidates()]
+}
+
+const searchSpec = fc.record({
+  firstSide: fc.constantFrom(1 as const, 2 as const),
+  first: hits,
+  second: fc.option(hits, { nil: undefined }),
+  // A search that stops after its scans (a throw), before asking its candidates.
+  abandoned: fc.boolean()
+})
+
+describe("NearHits (the scan's hits per candidate trip)", () => {
+  it("answers, search after search, the candidates and words a direct tally gives, abandoned searches leaving nothing behind", () => {
+    fc.assert(
+      fc.property(fc.array(searchSpec, { minLength: 1, maxLength: 8 }), (searches) => {
+        const near = new NearHits()
+        for (const { firstSide, first, second, abandoned } of searches) {
+          if (abandoned) {
+            near.begin(SLOTS)
+            const scan = second === undefined ? near.onlyFrom : firstSide === 1 ? near.markFrom : near.markTo
+            for (const [slot, k, sure] of first) scan(slot, k, sure)
+            if (second !== undefined) for (const [slot, k, sure] of second) (firstSide === 1 ? near.thenTo : near.thenFrom)(slot, k, sure)
+            continue
+          }
+          const got = search(near, firstSide, first, second)
+          const want = expected(first, second)
+          expect(got).toEqual(want.slots)
+          const otherSide = firstSide === 1 ? 2 : 1
+          for (const slot of got) {
+            expect(near.wordOf(slot, firstSide)).toBe(want.a.get(slot))
+            if (want.b !== undefined) expect(near.wordOf(slot, otherSide)).toBe(want.b.get(slot))
+          }
+        }
+      }),
+      { numRuns: 500, endOnFailure: true }
+    )
+  })
+})
