@@ -47,10 +47,10 @@ export class TripSearcher {
       // The side with fewer waypoints marks its trips, the other takes the marked ones.
       if (fromCells.entries <= toCells.entries) {
         this.grid.scanNear(fromCells, "last", seen, near.markFrom)
-        this.grid.scanNear(toCells, "first", seen, near.thenTo)
+        this.grid.scanNear(toCells, "first", seen, near.thenTo, near.markedTrips)
       } else {
         this.grid.scanNear(toCells, "first", seen, near.markTo)
-        this.grid.scanNear(fromCells, "last", seen, near.thenFrom)
+        this.grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
       }
     } else if (fromCells !== undefined) this.grid.scanNear(fromCells, "last", seen, near.onlyFrom)
     else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, near.onlyTo)

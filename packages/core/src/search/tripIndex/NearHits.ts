@@ -162,7 +162,15 @@ export class NearHits {
     this.markSide = side
   }
 
-  /** A pair, the other place: a marked trip found near it too is a candidate. */
+  /** The trips near the place of a pair scanned first, as a bitset: what the other place's scan keeps (`GeoGrid.scanNear`'s `within`). */
+  get markedTrips(): Int32Array {
+    return this.marked
+  }
+
+  /**
+   * A pair, the other place: a marked trip found near it too is a candidate. The scan reports
+   * marked trips only (`markedTrips`); the test here keeps the rule whole whoever scans.
+   */
   private then = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
     const word = slot >>> 5
     const bit = 1 << (slot & 31)
