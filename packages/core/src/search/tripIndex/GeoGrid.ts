@@ -254,41 +254,6 @@ export class GeoGrid implements GridImage {
    * second place of a pair tests that bit, which stays in the cache, before any distance.
    */
   scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number) => void, within?: Int32Array): void {
-    if (within !== undefined) {
-      this.scanWithin(cells, skip, seen, take, within)
-      return
-    }
-    const { box } = cells
-    const px = box.cosLat * Math.cos(box.lon * RAD)
-    const py = box.cosLat * Math.sin(box.lon * RAD)
-    const pz = Math.sin(box.lat * RAD)
-    const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
-    const limit = (chord + MARGIN) * (chord + MARGIN)
-    const sureLimit = chord > MARGIN ? (chord - MARGIN) * (chord - MARGIN) : -1
-    const skipEnd = skip === "first" ? END_FIRST : END_LAST
-    const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
-    for (const key of cells.keys) {
-      for (let e = start[key]!, end = start[key + 1]!; e < end; e++) {
-        const dx = xyz[3 * e]! - px
-        const dy = xyz[3 * e + 1]! - py
-        const dz = xyz[3 * e + 2]! - pz
-        const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(slot[e]!, pos[e]!, d2 < sureLimit ? 1 : 0)
-      }
-      for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
-        const e = link - 1
-        if (e >= seen) continue
-        const dx = addedXyz[3 * e]! - px
-        const dy = addedXyz[3 * e + 1]! - py
-        const dz = addedXyz[3 * e + 2]! - pz
-        const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(added[e]!, addedPos[e]!, d2 < sureLimit ? 1 : 0)
-      }
-    }
-  }
-
-  /** `scanNear` over the trips whose bit is set in `within` only (see there). */
-  private scanWithin(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number) => void, within: Int32Array): void {
     const { box } = cells
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
@@ -301,7 +266,7 @@ export class GeoGrid implements GridImage {
     for (const key of cells.keys) {
       for (let e = start[key]!, end = start[key + 1]!; e < end; e++) {
         const s = slot[e]!
-        if ((within[s >>> 5]! & (1 << (s & 31))) === 0) continue
+        if (within !== undefined && (within[s >>> 5]! & (1 << (s & 31))) === 0) continue
         const dx = xyz[3 * e]! - px
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
@@ -312,7 +277,7 @@ export class GeoGrid implements GridImage {
         const e = link - 1
         if (e >= seen) continue
         const s = added[e]!
-        if ((within[s >>> 5]! & (1 << (s & 31))) === 0) continue
+        if (within !== undefined && (within[s >>> 5]! & (1 << (s & 31))) === 0) continue
         const dx = addedXyz[3 * e]! - px
         const dy = addedXyz[3 * e + 1]! - py
         const dz = addedXyz[3 * e + 2]! - pz
