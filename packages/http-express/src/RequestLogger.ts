@@ -22,6 +22,9 @@ export const jsonLineLogger = (sink: LineSink, errorSink: LineSink = sink): Requ
   error: (entry) => void errorSink.write(line("error", entry))
 })
 
+/** Queued bytes past which a gathering `fdLines` writes without waiting longer. */
+const GATHER_BYTES = 64 * 1024
+
 /** A `LineSink` whose queued lines can be waited for. */
 export interface DrainableSink extends LineSink {
   /** Resolves once every line written so far has been handed to the file descriptor. */
@@ -35,14 +38,24 @@ export interface DrainableSink extends LineSink {
  * otherwise stall the event loop, and every request with it. Past `maxQueuedBytes` waiting, lines
  * are dropped and counted, and a line saying how many follows once the reader catches up. A write
  * error (the reader is gone) drops the lines: logging never stops the service.
+ *
+ * With `gatherMs`, a line that finds nothing being written waits up to that long for others
+ * (`GATHER_BYTES` at most) before the write starts: each asynchronous write is a hop to libuv's
+ * thread pool and back, and a write per request cost the server's thread about a tenth of its
+ * time per request (docs/PERFORMANCE.md). `drain` writes at once.
  */
-export const fdLines = (fd: number, maxQueuedBytes = 16 * 1024 * 1024): DrainableSink => {
+export const fdLines = (fd: number, maxQueuedBytes = 16 * 1024 * 1024, gatherMs = 0): DrainableSink => {
   let queued: Array<string> = []
   let queuedBytes = 0
   let dropped = 0
   let writing = false
+  let gathering: ReturnType<typeof setTimeout> | undefined
   const waiting: Array<() => void> = []
   const pump = (): void => {
+    if (gathering !== undefined) {
+      clearTimeout(gathering)
+      gathering = undefined
+    }
     if (writing) return
     if (dropped > 0 && queuedBytes < maxQueuedBytes / 2) {
       queued.push(`${JSON.stringify({ time: new Date().toISOString(), level: "error", event: "log_lines_dropped", count: dropped })}\n`)
@@ -80,7 +93,9 @@ export const fdLines = (fd: number, maxQueuedBytes = 16 * 1024 * 1024): Drainabl
         queued.push(line)
         queuedBytes += line.length
       }
-      pump()
+      if (gatherMs <= 0 || queuedBytes >= GATHER_BYTES) pump()
+      // A write in flight takes the lines queued meanwhile when it ends.
+      else if (!writing && gathering === undefined) gathering = setTimeout(pump, gatherMs)
     },
     drain: () =>
       new Promise<void>((resolve) => {
@@ -92,3 +107,27 @@ export const fdLines = (fd: number, maxQueuedBytes = 16 * 1024 * 1024): Drainabl
 
 /** A logger that drops everything (tests). */
 export const silentLogger: RequestLogger = { info: () => {}, error: () => {} }
+
+/**
+ * Lines into a Node writable stream (the query log's file), written together: the first line
+ * corks the stream and the lines of the next `gatherMs` go out in one write when it uncorks (each
+ * write of a file stream is a hop to libuv's thread pool and back). Ending the stream writes what
+ * is corked.
+ */
+export const gatheredLines = (stream: { cork(): void; uncork(): void; write(line: string): unknown }, gatherMs: number): LineSink => {
+  let corked = false
+  const uncork = () => {
+    corked = false
+    stream.uncork()
+  }
+  return {
+    write: (line) => {
+      if (!corked) {
+        corked = true
+        stream.cork()
+        setTimeout(uncork, gatherMs)
+      }
+      return stream.write(line)
+    }
+  }
+}

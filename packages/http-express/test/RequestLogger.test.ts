@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from "node:child_process"
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { fdLines, jsonLineLogger } from "../src/index.js"
+import { fdLines, gatheredLines, jsonLineLogger } from "../src/index.js"
 
 describe("fdLines", () => {
   it("writes every line in order to the file descriptor, and drains", async () => {
@@ -87,6 +87,63 @@ describe("fdLines", () => {
       expect(kept).toEqual([...kept].sort())
     } finally {
       closeSync(fd)
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("with gatherMs, writes a line with those of the next milliseconds, in one write, and drains at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fd-lines-"))
+    const path = join(dir, "log.ndjson")
+    const fd = openSync(path, "w")
+    try {
+      const sink = fdLines(fd, undefined, 200)
+      sink.write("a\n")
+      await new Promise((r) => setTimeout(r, 50))
+      sink.write("b\n")
+      // Nothing is written before the first line has waited its 200 ms...
+      await new Promise((r) => setTimeout(r, 50))
+      expect(readFileSync(path, "utf8")).toBe("")
+      // ...then both lines together.
+      await new Promise((r) => setTimeout(r, 250))
+      expect(readFileSync(path, "utf8")).toBe("a\nb\n")
+      sink.write("c\n")
+      await sink.drain()
+      expect(readFileSync(path, "utf8")).toBe("a\nb\nc\n")
+      // 64 KiB waiting go out without waiting longer.
+      const big = `${"x".repeat(1023)}\n`
+      for (let k = 0; k < 64; k++) sink.write(big)
+      await new Promise((r) => setTimeout(r, 50))
+      expect(readFileSync(path, "utf8").length).toBe(6 + 64 * 1024)
+    } finally {
+      closeSync(fd)
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("gatheredLines", () => {
+  it("writes the lines of a few milliseconds together into a file stream, all of them by its end", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gathered-"))
+    const path = join(dir, "query-log.ndjson")
+    const stream = createWriteStream(path, { flags: "a" })
+    const writes: Array<number> = []
+    const write = stream._write.bind(stream)
+    const writev = stream._writev?.bind(stream)
+    stream._write = (chunk, encoding, callback) => (writes.push(1), write(chunk, encoding, callback))
+    if (writev !== undefined) stream._writev = (chunks, callback) => (writes.push(chunks.length), writev(chunks, callback))
+    try {
+      const sink = gatheredLines(stream, 100)
+      for (let k = 0; k < 50; k++) sink.write(`{"n":${k}}\n`)
+      await new Promise((r) => setTimeout(r, 30))
+      expect(writes).toEqual([])
+      await new Promise((r) => setTimeout(r, 150))
+      // One write of the 50 lines.
+      expect(writes).toEqual([50])
+      sink.write("last\n")
+      await new Promise<void>((resolve) => stream.end(() => resolve()))
+      const lines = readFileSync(path, "utf8").trim().split("\n")
+      expect(lines).toEqual([...Array.from({ length: 50 }, (_, k) => `{"n":${k}}`), "last"])
+    } finally {
       rmSync(dir, { recursive: true, force: true })
     }
   })
