@@ -34,7 +34,8 @@ const DEFAULT_MATCHER_THREADS = 2
 const LOG_DRAIN_MS = 2_000
 /**
  * How long a log line waits for others before they are written together (request log and query
- * log): a write per request cost the server's thread about a tenth of its time (docs/PERFORMANCE.md).
+ * log): a write per request, each a round trip through libuv's thread pool, cost about 2.5 of
+ * the server's 6.4 voluntary context switches per request (docs/PERFORMANCE.md).
  */
 const LOG_GATHER_MS = 20
 /**

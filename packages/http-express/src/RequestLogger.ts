@@ -41,8 +41,8 @@ export interface DrainableSink extends LineSink {
  *
  * With `gatherMs`, a line that finds nothing being written waits up to that long for others
  * (`GATHER_BYTES` at most) before the write starts: each asynchronous write is a hop to libuv's
- * thread pool and back, and a write per request cost the server's thread about a tenth of its
- * time per request (docs/PERFORMANCE.md). `drain` writes at once.
+ * thread pool and back (two thread wake-ups): a write per request cost about 2.5 of the server's
+ * 6.4 voluntary context switches per request (docs/PERFORMANCE.md). `drain` writes at once.
  */
 export const fdLines = (fd: number, maxQueuedBytes = 16 * 1024 * 1024, gatherMs = 0): DrainableSink => {
   let queued: Array<string> = []
