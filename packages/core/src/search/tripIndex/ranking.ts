@@ -35,6 +35,8 @@ export class Matches {
   j = new Uint8Array(1024)
   price = new Float64Array(1024)
   utc = new Float64Array(1024)
+  /** The segment's distance of each eligible match, filled by `top` (each is compared many times). */
+  private metres = new Float64Array(1024)
   /** Matches eligible as top trips, so that picking them reads no per-trip array again. */
   eligible: Array<number> = []
   size = 0
@@ -67,6 +69,7 @@ export class Matches {
     this.j = copy(this.j, new Uint8Array(n))
     this.price = copy(this.price, new Float64Array(n))
     this.utc = copy(this.utc, new Float64Array(n))
+    this.metres = new Float64Array(n)
   }
 
   /**
@@ -100,9 +103,11 @@ export class Matches {
    */
   top(metres: (m: number) => number, pid: (m: number) => string): Array<number> {
     const { price, utc } = this
+    const distance = this.metres
+    for (const m of this.eligible) distance[m] = metres(m)
     const byValue = (a: number, b: number): number => {
-      const da = metres(a)
-      const db = metres(b)
+      const da = distance[a]!
+      const db = distance[b]!
       if ((da === 0) !== (db === 0)) return da === 0 ? 1 : -1
       const x = price[a]! * db
       const y = price[b]! * da
