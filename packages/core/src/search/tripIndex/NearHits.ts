@@ -203,8 +203,9 @@ export class NearHits {
   /**
    * The segment candidate `slot` matches by, as `bestSegment` answers it (first waypoint `w0`,
    * `last + 1` waypoints). Where each place asked has exactly one waypoint near it, surely within
-   * the radius, that waypoint decides: no distance is written or compared. Anywhere else, the
-   * distances (`distances`, into `dF` and `dT`) and `bestSegment` over them.
+   * the radius, that waypoint decides: no distance is written or compared. For one place, the
+   * nearest of the waypoints it found (`nearest`). Anywhere else, the distances (`distances`, into
+   * `dF` and `dT`) and `bestSegment` over them.
    */
   segmentOf(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number {
     const f = from !== undefined ? this.wordOf(slot, 1) : 0
@@ -212,8 +213,13 @@ export class NearHits {
     // The scan never reports a `from` waypoint that is its trip's last, nor a `to` that is its first.
     if (to === undefined) {
       if (onlyOneSure(f)) return firstPlace(f) * 256 + last
+      if ((f & OVERFLOW) === 0) {
+        const i = nearest(t, from!, f, w0)
+        return i < 0 ? -1 : i * 256 + last
+      }
     } else if (from === undefined) {
       if (onlyOneSure(g)) return firstPlace(g)
+      if ((g & OVERFLOW) === 0) return nearest(t, to, g, w0)
     } else if (onlyOneSure(f) && onlyOneSure(g)) {
       const i = firstPlace(f)
       const j = firstPlace(g)
@@ -236,6 +242,26 @@ export class NearHits {
     if (from !== undefined) side(t, from, this.wordOf(slot, 1), w0, 0, last - 1, dF)
     if (to !== undefined) side(t, to, this.wordOf(slot, 2), w0, 1, last, dT)
   }
+}
+
+/**
+ * One place only: the place in its trip of the nearest waypoint of `word` within the radius (ties to
+ * the first), or -1 when none is: `bestSegment`'s rule for one place, over the waypoints the scan
+ * found rather than over distances written for every waypoint (the others are Infinity there, and
+ * never the least). Bits are read lowest first, and only a strictly nearer one replaces the best.
+ */
+const nearest = (t: TripColumns, box: FlatBox, word: number, w0: number): number => {
+  let best = Infinity
+  let at = -1
+  for (let near = word & NEAR; near !== 0; near &= near - 1) {
+    const k = 31 - Math.clz32(near & -near)
+    const d = distanceWithin(t, box, w0 + k)
+    if (d < best) {
+      best = d
+      at = k
+    }
+  }
+  return at
 }
 
 /** One place's distances of a candidate, waypoints `lo..hi` (see `NearHits.distances`). */

@@ -15,8 +15,11 @@ const yyyymmdd = (day: number): number => {
   return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate()
 }
 
-/** The hour (0-23) of a local epoch-ms instant. */
-export const localHour = (local: number): number => ((Math.floor(local / HOUR_MS) % 24) + 24) % 24
+/**
+ * The hour (0-23) of a local epoch-ms instant: its time since the start of its day, in whole hours.
+ * Without `%`, which V8 compiles for doubles to a call of C's fmod (this runs once per candidate).
+ */
+export const localHour = (local: number): number => Math.floor((local - Math.floor(local / DAY_MS) * DAY_MS) / HOUR_MS)
 
 /**
  * Counts per integer key, for one search at a time: keys in [0, size) go to a typed array kept
