@@ -1,5 +1,12 @@
 import { CURRENCIES } from "../../model/Locale.js"
 import type { IndexRecord } from "../IndexRecord.js"
+import { AS_JSON, decodeShown, isCompact, ShownEncoder, type ShownTuple } from "./shownCodec.js"
+
+// Core declares no platform: these two exist in Node and in browsers alike.
+declare const TextEncoder: { new (): { encode(s: string): Uint8Array } }
+declare const TextDecoder: { new (): { decode(b: Uint8Array): string } }
+const utf8 = new TextEncoder()
+const fromUtf8 = new TextDecoder()
 
 export const FLAG_AUTO = 1
 export const FLAG_SHORT = 2
@@ -25,7 +32,13 @@ const grow = <A extends Uint8Array | Uint16Array | Int32Array | Float64Array>(a:
 export const growI32 = (a: Int32Array, n: number): Int32Array => grow(a, n, (k) => new Int32Array(k))
 
 const used = (per: Per, counts: ColumnCounts): number =>
-  per === "slot" ? counts.slots : per === "slot+1" ? counts.slots + 1 : per === "waypoint" ? counts.waypoints : per === "char" ? counts.idChars : counts.shownBytes
+  per === "slot" ? counts.slots
+  : per === "slot+1" ? counts.slots + 1
+  : per === "waypoint" ? counts.waypoints
+  : per === "char" ? counts.idChars
+  : per === "shownByte" ? counts.shownBytes
+  : per === "word+1" ? counts.words + 1
+  : counts.wordChars
 
 /** The arrays of `TripColumns`, as posted to the threads that only read them. */
 export interface ColumnsImage {
@@ -43,6 +56,8 @@ export interface ColumnsImage {
   readonly idChars: Uint16Array
   readonly shownStart: Int32Array
   readonly shownBytes: Uint8Array
+  readonly wordStart: Int32Array
+  readonly wordChars: Uint16Array
   readonly wLat: Float64Array
   readonly wLon: Float64Array
   readonly wUtc: Float64Array
@@ -56,7 +71,7 @@ type ColumnName = keyof ColumnsImage
 type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
 
 /** How many entries of a column are in use, given the counts; and how to allocate one. */
-type Per = "slot" | "slot+1" | "waypoint" | "char" | "shownByte"
+type Per = "slot" | "slot+1" | "waypoint" | "char" | "shownByte" | "word+1" | "wordChar"
 const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> = [
   ["alive", "slot", sharedU8],
   ["wpStart", "slot", sharedI32],
@@ -72,6 +87,8 @@ const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> =
   ["idChars", "char", sharedU16],
   ["shownStart", "slot+1", sharedI32],
   ["shownBytes", "shownByte", sharedU8],
+  ["wordStart", "word+1", sharedI32],
+  ["wordChars", "wordChar", sharedU16],
   ["wLat", "waypoint", sharedF64],
   ["wLon", "waypoint", sharedF64],
   ["wUtc", "waypoint", sharedF64],
@@ -87,6 +104,8 @@ export interface ColumnCounts {
   readonly waypoints: number
   readonly idChars: number
   readonly shownBytes: number
+  readonly words: number
+  readonly wordChars: number
 }
 
 /**
@@ -94,7 +113,9 @@ export interface ColumnCounts {
  * (`slots` of them, dead ones included until the next renumbering) and per waypoint, in trip
  * order (`waypoints`), legs stored on their first waypoint. A trip's id is its UTF-16 code units
  * in `idChars`, from `idStart[slot]` to `idStart[slot + 1]`; what a search shows of it beyond the
- * numbers (`IndexRecord.shown`) is `shownBytes` from `shownStart[slot]` to `shownStart[slot + 1]`. Fields are public: the grid, the
+ * numbers (`IndexRecord.shown`) is `shownBytes` from `shownStart[slot]` to `shownStart[slot + 1]`,
+ * in `shownCodec`'s compact form, its repeated texts numbers of the word table (word `n` is
+ * `wordChars` from `wordStart[n]` to `wordStart[n + 1]`, appended only). Fields are public: the grid, the
  * renumbering and the search loop read them directly, as a struct of arrays.
  *
  * Only the writer appends. A reader built by `attach` sees a slot once the grid points at it, and
@@ -116,6 +137,9 @@ export class TripColumns implements ColumnsImage {
   idChars = sharedU16(32 * 1024)
   shownStart = sharedI32(1025)
   shownBytes = sharedU8(64 * 1024)
+  wordStart = sharedI32(1024)
+  wordChars = sharedU16(16 * 1024)
+  words = 0
   slots = 0
 
   wLat = sharedF64(4096)
@@ -127,6 +151,12 @@ export class TripColumns implements ColumnsImage {
   legDist = sharedI32(4096)
   waypoints = 0
 
+
+  // The words decoded so far (readers and writer), and the writer's word -> number, made when it
+  // first adds a word (a restored index has none until then).
+  private readonly decoded: Array<string | undefined> = []
+  private wordIds: Map<string, number> | undefined
+  private readonly shownEncoder = new ShownEncoder()
 
   /** A reader over the arrays of a writer's image (in this thread or another). */
   static attach(image: ColumnsImage): TripColumns {
@@ -142,7 +172,14 @@ export class TripColumns implements ColumnsImage {
 
   /** The counts of the entries in use. */
   counts(): ColumnCounts {
-    return { slots: this.slots, waypoints: this.waypoints, idChars: this.idStart[this.slots]!, shownBytes: this.shownStart[this.slots]! }
+    return {
+      slots: this.slots,
+      waypoints: this.waypoints,
+      idChars: this.idStart[this.slots]!,
+      shownBytes: this.shownStart[this.slots]!,
+      words: this.words,
+      wordChars: this.wordStart[this.words]!
+    }
   }
 
   /** The bytes in use of every column, by name, in a fixed order (views: copy them before the next change). */
@@ -169,6 +206,7 @@ export class TripColumns implements ColumnsImage {
     }
     t.slots = counts.slots
     t.waypoints = counts.waypoints
+    t.words = counts.words
     return t
   }
 
@@ -178,6 +216,55 @@ export class TripColumns implements ColumnsImage {
     const to = this.idStart[slot + 1]!
     // Ids are short: one call, no per-character string concatenation.
     return String.fromCharCode.apply(null, this.idChars.subarray(from, to) as unknown as Array<number>)
+  }
+
+  /** Word `n` of the word table. */
+  wordOf(n: number): string {
+    let word = this.decoded[n]
+    if (word === undefined) {
+      word = String.fromCharCode.apply(null, this.wordChars.subarray(this.wordStart[n]!, this.wordStart[n + 1]!) as unknown as Array<number>)
+      this.decoded[n] = word
+    }
+    return word
+  }
+
+  /** The number of `word` in the word table, added (by the writer) when it is not there. */
+  private wordId(word: string): number {
+    if (this.wordIds === undefined) {
+      this.wordIds = new Map()
+      for (let n = 0; n < this.words; n++) this.wordIds.set(this.wordOf(n), n)
+    }
+    const known = this.wordIds.get(word)
+    if (known !== undefined) return known
+    const n = this.words
+    const c0 = this.wordStart[n]!
+    if (n + 2 > this.wordStart.length) this.wordStart = grow(this.wordStart, n + 2, sharedI32)
+    if (c0 + word.length > this.wordChars.length) this.wordChars = grow(this.wordChars, c0 + word.length, sharedU16)
+    for (let k = 0; k < word.length; k++) this.wordChars[c0 + k] = word.charCodeAt(k)
+    this.wordStart[n + 1] = c0 + word.length
+    this.words = n + 1
+    this.wordIds.set(word, n)
+    this.decoded[n] = word
+    return n
+  }
+
+  /** The shown tuple of `slot`, or undefined when the index holds none for it. */
+  shownTuple(slot: number): ShownTuple | undefined {
+    const from = this.shownStart[slot]!
+    const to = this.shownStart[slot + 1]!
+    if (to <= from) return undefined
+    if (isCompact(this.shownBytes, from)) return decodeShown(this.shownBytes, from, (n) => this.wordOf(n))
+    return JSON.parse(fromUtf8.decode(this.shownBytes.slice(from + 1, to))) as ShownTuple
+  }
+
+  /** The bytes the index keeps of a record's `shown` (the store's JSON): compact when it fits, else the JSON behind `AS_JSON`. */
+  private shownOf(shown: Uint8Array): Uint8Array {
+    const compact = this.shownEncoder.encode(JSON.parse(fromUtf8.decode(shown)) as ShownTuple, (word) => this.wordId(word))
+    if (compact !== undefined) return compact
+    const kept = new Uint8Array(shown.length + 1)
+    kept[0] = AS_JSON
+    kept.set(shown, 1)
+    return kept
   }
 
   /** Writes `r` into a new slot, its waypoints after the last ones; answers the slot. */
@@ -192,7 +279,7 @@ export class TripColumns implements ColumnsImage {
     for (let k = 0; k < r.id.length; k++) this.idChars[c0 + k] = r.id.charCodeAt(k)
     this.idStart[slot + 1] = c0 + r.id.length
     const b0 = this.shownStart[slot]!
-    const shown = r.shown
+    const shown = r.shown === undefined ? undefined : this.shownOf(r.shown)
     if (shown !== undefined) {
       this.ensureShownBytes(b0 + shown.length)
       this.shownBytes.set(shown, b0)
@@ -251,7 +338,7 @@ export class TripColumns implements ColumnsImage {
       hasPhoto: (f & FLAG_PHOTO) !== 0,
       experience: this.experience[slot]!,
       comfortStars: this.comfort[slot]!,
-      ...(this.shownStart[slot + 1]! > this.shownStart[slot]! ? { shown: this.shownBytes.slice(this.shownStart[slot], this.shownStart[slot + 1]) } : {})
+      ...(this.shownStart[slot + 1]! > this.shownStart[slot]! ? { shown: utf8.encode(JSON.stringify(this.shownTuple(slot))) } : {})
     }
   }
 

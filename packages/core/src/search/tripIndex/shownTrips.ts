@@ -1,38 +1,22 @@
 import type { FeedTrip } from "../../model/FeedTrip.js"
 import { CURRENCIES, MINOR_DIGITS } from "../../model/Locale.js"
 import type { ShownStoredTrip } from "../../model/ShownTrip.js"
+import type { ShownTuple } from "./shownCodec.js"
 import { BOOKING_TYPES, type TripColumns } from "./TripColumns.js"
 
-// Core declares no platform: these two exist in Node and in browsers alike.
+// Core declares no platform: this exists in Node and in browsers alike.
 declare const TextEncoder: { new (): { encode(s: string): Uint8Array } }
-declare const TextDecoder: { new (): { decode(b: Uint8Array): string } }
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
-
-type Encoded = [
-  carId: string,
-  make: string,
-  model: string,
-  comfort: FeedTrip["car"]["comfort"],
-  stars: number,
-  category: string,
-  bookingMode: FeedTrip["booking_mode"],
-  viaggioRosa: boolean,
-  isComfort: boolean,
-  answerDelay: number,
-  pictures: ReadonlyArray<string> | null,
-  waypoints: ReadonlyArray<readonly [city: string, country: string, address: string | null, meetingPoint: number | null]>,
-  durations: ReadonlyArray<number>
-]
 
 /**
  * What a search shows of a trip beyond the numbers the index keeps (names, car, booking mode,
- * pictures, leg durations), as UTF-8 bytes of a JSON array: `IndexRecord.shown`, kept beside the
- * index so that a search reads no store (docs/ARCHITECTURE.md).
+ * pictures, leg durations), as UTF-8 bytes of a JSON array: `IndexRecord.shown`, as the stores keep
+ * it; the index keeps it beside its numbers, in a compact form of its own (`shownCodec`), so that a
+ * search reads no store (docs/ARCHITECTURE.md).
  */
 export const encodeShown = (trip: FeedTrip): Uint8Array => {
   const { car } = trip
-  const encoded: Encoded = [
+  const encoded: ShownTuple = [
     car.id,
     car.make,
     car.model,
@@ -51,18 +35,15 @@ export const encodeShown = (trip: FeedTrip): Uint8Array => {
 }
 
 /**
- * The shown trip in `slot`, from its `encodeShown` bytes and the index's own numbers (coordinates,
+ * The shown trip in `slot`, from what the index keeps of its `encodeShown` bytes and its own numbers (coordinates,
  * times, zones, leg prices and distances, seats, currency, booking type), or undefined when the
  * index holds no shown bytes for it. The numbers give back the feed's exactly: prices in minor
  * units and distances in metres convert back to the same `minorUnits` and `kmToMetres`.
  */
 export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undefined => {
-  const from = t.shownStart[slot]!
-  const to = t.shownStart[slot + 1]!
-  if (to <= from) return undefined
-  const [carId, make, model, comfort, stars, category, bookingMode, viaggioRosa, isComfort, answerDelay, pictures, waypoints, durations] = JSON.parse(
-    decoder.decode(t.shownBytes.slice(from, to))
-  ) as Encoded
+  const tuple = t.shownTuple(slot)
+  if (tuple === undefined) return undefined
+  const [carId, make, model, comfort, stars, category, bookingMode, viaggioRosa, isComfort, answerDelay, pictures, waypoints, durations] = tuple
   const w0 = t.wpStart[slot]!
   const start = t.wUtc[w0]!
   const currency = CURRENCIES[t.currency[slot]!]!
