@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
-import { type IndexLoad, IndexWriter, newWriterStats, STATS } from "./IndexWriter.js"
+import { IndexWriter, newWriterStats, STATS } from "./IndexWriter.js"
+import type { IndexLoad } from "./loadIndex.js"
 import { AdmissionQueue, QueueFull, type RefusalReason } from "./Admission.js"
 
 export interface GeoPoolOptions {

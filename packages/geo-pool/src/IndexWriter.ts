@@ -1,7 +1,8 @@
-import { type IndexImage, type RateTable, TripIndex, type TripStore } from "@tripsearch/core"
+import type { IndexImage, RateTable, TripIndex, TripStore } from "@tripsearch/core"
 import { Effect } from "effect"
 import { BroadcastChannel, threadId } from "node:worker_threads"
-import { readSnapshot, writeSnapshot } from "./IndexSnapshot.js"
+import { writeSnapshot } from "./IndexSnapshot.js"
+import { type IndexLoad, loadIndex, type SnapshotPlace, snapshotPlace } from "./loadIndex.js"
 
 /** What the writer and the pool's workers say to each other on the pool's broadcast channel. */
 export type IndexMessage =
@@ -38,16 +39,6 @@ export interface IndexWriterOptions {
 /** An empty `IndexWriter.stats`, in shared memory. */
 export const newWriterStats = (): Float64Array => new Float64Array(new SharedArrayBuffer(8 * STATS_LENGTH))
 
-/** How the index was loaded at start. */
-export interface IndexLoad {
-  readonly from: "snapshot" | "store"
-  /** Why a snapshot was not used (with `from: "store"` and a snapshot path). */
-  readonly reason?: string
-  /** Changes applied on top of the snapshot. */
-  readonly changes?: number
-  readonly ms: number
-}
-
 /**
  * The process's one `TripIndex` and its one writer: it loads every active trip from the store
  * (the `TripStore` port, whichever adapter is configured), then follows the store's change
@@ -76,7 +67,7 @@ export class IndexWriter {
     readonly load: IndexLoad,
     readonly channelName: string,
     refreshMs: number,
-    private readonly snapshot: { readonly path: string; readonly storeId: string } | undefined,
+    private readonly snapshot: SnapshotPlace | undefined,
     private snapshotSeq: number,
     private rates: RateTable,
     stats: Float64Array | undefined
@@ -121,32 +112,12 @@ export class IndexWriter {
    * store) and starts following the store's changes.
    */
   static async start(store: TripStore["Type"], options: IndexWriterOptions): Promise<IndexWriter> {
-    const t0 = performance.now()
-    const snapshot = options.snapshotPath === undefined ? undefined : { path: options.snapshotPath, storeId: await Effect.runPromise(store.identity) }
-    let reason: string | undefined
-    if (snapshot !== undefined) {
-      const read = readSnapshot(snapshot.path, snapshot.storeId)
-      if (read.ok) {
-        const changes = await Effect.runPromise(store.changesSince(read.seq))
-        if (changes.seq >= read.seq) {
-          read.index.apply(changes.upserts, changes.removed)
-          const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ms: performance.now() - t0 }
-          const rates = await Effect.runPromise(store.rates)
-          const writer = new IndexWriter(store, read.index, changes.seq, load, options.channelName, options.refreshMs, snapshot, read.seq, rates, options.stats)
-          await writer.watch()
-          return writer
-        }
-        reason = `the store is at change ${changes.seq}, before the snapshot's ${read.seq}`
-      } else reason = read.reason
-    }
-    const index = new TripIndex()
-    index.beginLoad()
-    const seq = await Effect.runPromise(store.scanIndex((r) => index.upsert(r)))
-    index.endLoad()
-    const load: IndexLoad = { from: "store", ...(reason !== undefined ? { reason } : {}), ms: performance.now() - t0 }
+    const snapshot = options.snapshotPath === undefined ? undefined : await snapshotPlace(store, options.snapshotPath)
+    const { index, seq, load, snapshotSeq } = await loadIndex(store, snapshot)
     const rates = await Effect.runPromise(store.rates)
-    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, -1, rates, options.stats)
-    writer.saveSnapshot()
+    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, snapshotSeq, rates, options.stats)
+    // After a scan, the next start reads the snapshot instead.
+    if (load.from === "store") writer.saveSnapshot()
     await writer.watch()
     return writer
   }

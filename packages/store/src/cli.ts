@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs"
+import { resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { TripStore } from "@tripsearch/core"
+import { refreshSnapshot } from "@tripsearch/geo-pool"
 import type { ImportResult } from "@tripsearch/store-common"
+import { ManagedRuntime } from "effect"
 import { openStoreAdmin, type StoreAdmin } from "./storeAdmin.js"
+import { isPostgresUrl, tripStoreLayer } from "./storeLayers.js"
 
 const USAGE = `Usage:
-  tripsearch-store import --db PATH|URL FILE...
+  tripsearch-store import --db PATH|URL [--snapshot PATH|off] FILE...
   tripsearch-store keys create --db PATH|URL --name NAME [--tier basic|production] [--daily-limit N]
   tripsearch-store keys list --db PATH|URL
   tripsearch-store keys revoke --db PATH|URL ID
@@ -14,7 +19,11 @@ const USAGE = `Usage:
 --db is a SQLite file's PATH or a PostgreSQL URL (postgres://user@host:port/database).
 import creates the SQLite store at PATH if there is none; the keys commands need an existing one.
 A PostgreSQL database must exist; its tables are created on first use.
-Each FILE is imported whole or not at all; a file that changes no trip leaves the store as it was.`
+Each FILE is imported whole or not at all; a file that changes no trip leaves the store as it was.
+After an import, the server's index snapshot is brought up to the store's last change, so that the
+next server start reads it instead of scanning the store: --snapshot is its path (default, for a
+SQLite store, the store's path + .index, where the server looks by default; none for PostgreSQL),
+or off.`
 
 class UsageError extends Error {}
 
@@ -29,6 +38,7 @@ const parse = (args: ReadonlyArray<string>) => {
         name: { type: "string" },
         tier: { type: "string" },
         "daily-limit": { type: "string" },
+        snapshot: { type: "string" },
         help: { type: "boolean", short: "h" }
       }
     })
@@ -49,6 +59,27 @@ const withStore = async <A>(db: string, mustExist: boolean, f: (store: StoreAdmi
     return await f(store)
   } finally {
     await store.close()
+  }
+}
+
+/** Where the import leaves the index snapshot: `--snapshot`, else beside a SQLite store where the server looks by default. */
+const snapshotPathOf = (db: string, option: string | undefined): string | undefined => {
+  if (option === "") throw new UsageError("--snapshot needs a PATH, or off")
+  if (option?.toLowerCase() === "off") return undefined
+  if (option !== undefined) return resolve(option)
+  return isPostgresUrl(db) ? undefined : `${resolve(db)}.index`
+}
+
+/** The index of the store `db` names, loaded from the snapshot at `path` or scanned, written there if it moved: one line saying which. */
+const snapshotLine = async (db: string, path: string): Promise<string> => {
+  const runtime = ManagedRuntime.make(tripStoreLayer(db))
+  try {
+    const { index, seq, load, written } = await refreshSnapshot(await runtime.runPromise(TripStore), path)
+    if (!written) return `index snapshot ${path}: up to date (seq ${seq})`
+    const how = load.from === "snapshot" ? `the previous snapshot and ${load.changes} change(s)` : "the store"
+    return `index snapshot ${path}: written at seq ${seq} (${index.size} trips, from ${how} in ${(load.ms / 1000).toFixed(1)} s)`
+  } finally {
+    await runtime.dispose()
   }
 }
 
@@ -75,8 +106,11 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
     if (command === "import") {
       const files = positionals.slice(1)
       if (files.length === 0) throw new UsageError("import needs at least one FILE")
+      const db = requireDb(values.db)
+      const snapshotPath = snapshotPathOf(db, values.snapshot)
       let failed = false
-      await withStore(requireDb(values.db), false, async (store) => {
+      let imported = false
+      await withStore(db, false, async (store) => {
         for (const file of files) {
           let result: ImportResult
           try {
@@ -86,14 +120,25 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
             err.write(`${file}: not imported: ${(e as Error).message}\n`)
             continue
           }
-          if (result.ok) out.write(`${file}: ${importSummary(result)}\n`)
-          else {
+          if (result.ok) {
+            imported = true
+            out.write(`${file}: ${importSummary(result)}\n`)
+          } else {
             failed = true
             err.write(`${file}: rejected, nothing imported (${result.errors.length} errors)\n`)
             for (const e of result.errors) err.write(`${file}: ${e}\n`)
           }
         }
       })
+      if (imported && snapshotPath !== undefined) {
+        try {
+          out.write(`${await snapshotLine(db, snapshotPath)}\n`)
+        } catch (e) {
+          // The store is imported either way: the next server start scans it instead.
+          failed = true
+          err.write(`index snapshot ${snapshotPath}: not written: ${(e as Error).message}\n`)
+        }
+      }
       return failed ? 1 : 0
     }
     if (command === "keys") {

@@ -5,6 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { main } from "../src/cli.js"
 import { openDatabase } from "@tripsearch/storage-sqlite"
 import { connectPostgres } from "@tripsearch/storage-postgres"
+import { SqliteTripStore } from "@tripsearch/storage-sqlite"
+import { TripStore } from "@tripsearch/core"
+import { loadIndex, snapshotPlace } from "@tripsearch/geo-pool"
+import { Effect } from "effect"
 import { feed, freshDatabase, tempDir, tripInput } from "@tripsearch/store-tests"
 
 let tmp: ReturnType<typeof tempDir>
@@ -12,6 +16,8 @@ beforeEach(() => {
   tmp = tempDir()
 })
 afterEach(() => tmp.cleanup())
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const capture = async (argv: Array<string>) => {
   let out = ""
@@ -25,7 +31,10 @@ describe("tripsearch-store CLI", () => {
     const db = tmp.path("store.db")
     const good = tmp.write("good.ndjson", feed([tripInput("a"), tripInput("b")]))
     const bad = tmp.write("bad.ndjson", feed([tripInput("c"), tripInput("d", { seats: 0 }), "[]"]))
-    expect(await capture(["import", "--db", db, good])).toEqual({ code: 0, out: `${good}: imported 2 trips (seq 2)\n`, err: "" })
+    const snapshot = `${db}.index`
+    const first = await capture(["import", "--db", db, good])
+    expect(first).toMatchObject({ code: 0, err: "" })
+    expect(first.out).toMatch(new RegExp(`^${escape(good)}: imported 2 trips \\(seq 2\\)\nindex snapshot ${escape(snapshot)}: written at seq 2 \\(2 trips, from the store in \\d+\\.\\d s\\)\n$`))
     const r = await capture(["import", "--db", db, bad])
     expect(r.code).toBe(1)
     expect(r.err).toContain(`${bad}: line 2: seats: `)
@@ -33,10 +42,35 @@ describe("tripsearch-store CLI", () => {
     const missing = await capture(["import", "--db", db, tmp.path("missing.ndjson"), good])
     expect(missing.code).toBe(1)
     expect(missing.err).toContain("missing.ndjson: not imported: ENOENT")
-    expect(missing.out).toBe(`${good}: nothing changed (2 trips, each stored already as given; seq 2)\n`)
+    expect(missing.out).toBe(`${good}: nothing changed (2 trips, each stored already as given; seq 2)\nindex snapshot ${snapshot}: up to date (seq 2)\n`)
     const check = openDatabase(db)
     expect(check.prepare("SELECT count(*) FROM trips").pluck().get()).toBe(2)
     check.close()
+  })
+
+  it("leaves the index snapshot where the server reads it, up to the import's last change, unless told otherwise", async () => {
+    const db = tmp.path("store.db")
+    const snapshot = `${db}.index`
+    await capture(["import", "--db", db, tmp.write("one.ndjson", feed([tripInput("a"), tripInput("b")]))])
+    const second = await capture(["import", "--db", db, tmp.write("two.ndjson", feed([tripInput("c"), tripInput("a", { seats: 2 })]))])
+    expect(second.out).toContain(`index snapshot ${snapshot}: written at seq 4 (3 trips, from the previous snapshot and 2 change(s) in `)
+    // What the server's writer does at its start: the snapshot, with nothing left to apply.
+    const loaded = await Effect.runPromise(
+      Effect.gen(function* () {
+        const store = yield* TripStore
+        return yield* Effect.promise(async () => loadIndex(store, await snapshotPlace(store, snapshot)))
+      }).pipe(Effect.provide(SqliteTripStore.layer(db)), Effect.scoped)
+    )
+    expect(loaded.load).toMatchObject({ from: "snapshot", changes: 0 })
+    expect([loaded.index.size, loaded.seq, ["a", "b", "c"].every((id) => loaded.index.has(id))]).toEqual([3, 4, true])
+
+    const other = tmp.path("elsewhere.index")
+    expect((await capture(["import", "--db", db, "--snapshot", other, tmp.write("three.ndjson", feed([tripInput("d")]))])).out).toContain(
+      `index snapshot ${other}: written at seq 5 (4 trips, from the store in `
+    )
+    const off = await capture(["import", "--db", db, "--snapshot", "off", tmp.write("four.ndjson", feed([tripInput("e")]))])
+    expect(off).toEqual({ code: 0, out: `${tmp.path("four.ndjson")}: imported 1 trips (seq 6)\n`, err: "" })
+    expect((await capture(["import", "--db", db, "--snapshot", "", "f"])).err).toContain("--snapshot needs a PATH, or off")
   })
 
   it("creates, lists and revokes keys; usage errors are clear", async () => {
@@ -110,7 +144,7 @@ describe("tripsearch-store CLI", () => {
   })
 
   it("prints the usage for --help and does nothing else", async () => {
-    const usage = /^Usage:\n {2}tripsearch-store import --db PATH\|URL FILE\.\.\./
+    const usage = /^Usage:\n {2}tripsearch-store import --db PATH\|URL \[--snapshot PATH\|off\] FILE\.\.\./
     const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
     const program = spawnSync(process.execPath, [cli, "keys", "create", "--db", tmp.path("new.db"), "--help"], { encoding: "utf8", cwd: tmp.dir })
     expect(program).toMatchObject({ status: 0, stderr: "" })
@@ -127,7 +161,9 @@ describe("tripsearch-store CLI", () => {
     const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
     const db = tmp.path("store.db")
     const file = tmp.write("one.ndjson", feed([tripInput("a")]))
-    expect(execFileSync(process.execPath, [cli, "import", "--db", db, file], { encoding: "utf8" })).toBe(`${file}: imported 1 trips (seq 1)\n`)
+    expect(execFileSync(process.execPath, [cli, "import", "--db", db, file], { encoding: "utf8" })).toMatch(
+      new RegExp(`^${escape(file)}: imported 1 trips \\(seq 1\\)\nindex snapshot ${escape(db)}\\.index: written at seq 1 \\(1 trips, from the store in \\d+\\.\\d s\\)\n$`)
+    )
     const bad = spawnSync(process.execPath, [cli, "keys"], { encoding: "utf8" })
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain("keys needs a subcommand")
