@@ -40,7 +40,8 @@ Options:
   --max-queue N        MATCHER_MAX_QUEUE of the server with admission (default: the server's default)
   --queries Q          distinct searches drawn from the store (default 1000)
   --baseline DIR       also load, in the same run, the server of another checkout built in DIR
-                       (DIR/apps/api/dist/main.js, e.g. a git worktree of an earlier commit), with its defaults
+                       (DIR/apps/api/dist/main.js, e.g. a git worktree of an earlier commit), with the same
+                       --max-wait-ms and --max-queue as "after" when given, else its defaults
   -h, --help           print this help and exit`
 
 let values
@@ -160,7 +161,15 @@ const servers = [
     name: `after (MATCHER_MAX_WAIT_MS=${values["max-wait-ms"] ?? "default"}${values["max-queue"] === undefined ? "" : `, MATCHER_MAX_QUEUE=${values["max-queue"]}`})`,
     ...(await start(values["max-wait-ms"], values["max-queue"]))
   },
-  ...(baselineMain === undefined ? [] : [{ name: `baseline (${values.baseline}, its defaults)`, ...(await start(undefined, undefined, baselineMain)) }])
+  // The baseline gets the same settings as "after", so that only the code differs.
+  ...(baselineMain === undefined
+    ? []
+    : [
+        {
+          name: `baseline (${values.baseline}, ${values["max-wait-ms"] === undefined && values["max-queue"] === undefined ? "its defaults" : "the same settings"})`,
+          ...(await start(values["max-wait-ms"], values["max-queue"], baselineMain))
+        }
+      ])
 ]
 const floor = await startChild([join(here, "bareRefusal.mjs")], {}, /listening (\d+)/)
 floor.child.stdout.resume()

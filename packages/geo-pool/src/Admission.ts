@@ -8,7 +8,9 @@
  * - A task is refused at arrival (`QueueFull`, answered 503 at once, before it cost anything) when
  *   the wait it would have, estimated from the queue's length and the recent time between two
  *   tasks ending (from the workers' own task times when given, else as seen here), is over
- *   `maxWaitMs`, or when `maxQueue` already wait.
+ *   `maxWaitMs`; when a task waiting has already waited longer than that (the queue's sojourn,
+ *   as CoDel reads it: the estimate, an average of the workers' times, does not see a busy HTTP
+ *   thread or a burst of slow searches, the oldest task's wait does); or when `maxQueue` already wait.
  *   Then, if another key has more tasks waiting than the arriving one's key, that key's newest task
  *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
  * - A task that still waited more than twice `maxWaitMs` (the estimate was wrong: searches became
@@ -196,9 +198,17 @@ export class AdmissionQueue {
     })
   }
 
-  /** By count, or by the estimated wait of one more task. */
+  /** How long the task that has waited longest has waited so far (ms), 0 with none waiting. */
+  get oldestWaitMs(): number {
+    let oldest = Infinity
+    for (const key of this.ring) oldest = Math.min(oldest, this.queues.get(key)![0]!.enqueuedAt)
+    return oldest === Infinity ? 0 : this.now() - oldest
+  }
+
+  /** By count, by the estimated wait of one more task, or by the wait the oldest task has had already. */
   private overloaded(): boolean {
-    return this.waiting >= this.options.maxQueue || this.estimatedWaitMs > this.options.maxWaitMs
+    const { maxQueue, maxWaitMs } = this.options
+    return this.waiting >= maxQueue || this.estimatedWaitMs > maxWaitMs || (this.waiting > 0 && this.oldestWaitMs > maxWaitMs)
   }
 
   /** Which bound an overloaded queue is over: the count's first, since it holds whatever the estimate. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { Cancelled, GeoPool, QueueFull } from "../dist/index.js"
+import { AdmissionQueue, Cancelled, GeoPool, QueueFull } from "../dist/index.js"
 import { makeStore } from "./storeFixture.js"
 
 /** Settles every promise; each one's outcome and when it settled (ms after `t0`). */
@@ -72,6 +72,34 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
       await pool.close()
       store.cleanup()
     }
+  })
+
+  it("refuses at the door while the oldest waiting task has already waited longer than maxWaitMs, whatever the estimate says", async () => {
+    let clock = 0
+    const queue = new AdmissionQueue({ slots: 1, workers: 1, maxQueue: 100, maxWaitMs: 100, now: () => clock })
+    let finish: () => void = () => {}
+    const running = queue.submit("k", () => new Promise<void>((resolve) => (finish = resolve)))
+    // No task has ended yet: the estimated wait is 0, and two more are queued.
+    const waiting = [queue.submit("k", async () => "b"), queue.submit("k", async () => "c")]
+    expect([queue.estimatedWaitMs, queue.size, queue.oldestWaitMs]).toEqual([0, 2, 0])
+    clock = 150
+    expect(queue.oldestWaitMs).toBe(150)
+    // Refused at once, not queued (a queued task would stay pending here).
+    const late = queue.submit("k", async () => "d").then(
+      () => "admitted",
+      (e: unknown) => e
+    )
+    expect(await Promise.race([late, new Promise((r) => setTimeout(() => r("still waiting"), 50))])).toBeInstanceOf(QueueFull)
+    expect(queue.refused.arrival).toBe(1)
+    expect(queue.refusedFor.queueTime).toBe(1)
+    expect(queue.admits("k")).toBe(false)
+    // Once the queue has drained, arrivals are admitted again.
+    clock = 160
+    finish()
+    await running
+    expect(await Promise.all(waiting)).toEqual(["b", "c"])
+    expect([queue.size, queue.oldestWaitMs, queue.admits("k")]).toEqual([0, 0, true])
+    expect(await queue.submit("k", async () => "e")).toBe("e")
   })
 
   it("never runs a task whose caller has gone while it waited", async () => {
