@@ -4,7 +4,8 @@ import { decodeShown, isCompact, ShownEncoder, type ShownTuple } from "../src/se
 import { TripColumns } from "../src/search/tripIndex/TripColumns.js"
 
 // Texts of every kind: ASCII, Latin-1, beyond (accents, Cyrillic, CJK, emoji as surrogate pairs), empty.
-const text = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom("", "Zürich", "Łódź", "Москва", "東京", "🚗 car"))
+// A text of 300,000 characters too: more than one String.fromCharCode call can take at once.
+const text = fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom("", "Zürich", "Łódź", "Москва", "東京", "🚗 car", "Ł".repeat(300_000), "a".repeat(300_001)))
 const small = fc.integer({ min: 0, max: 2 ** 31 - 1 })
 const tuple: fc.Arbitrary<ShownTuple> = fc.tuple(
   text,

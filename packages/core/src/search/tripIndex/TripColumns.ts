@@ -1,6 +1,6 @@
 import { CURRENCIES } from "../../model/Locale.js"
 import type { IndexRecord } from "../IndexRecord.js"
-import { AS_JSON, decodeShown, isCompact, ShownEncoder, type ShownTuple } from "./shownCodec.js"
+import { AS_JSON, decodeShown, isCompact, ShownEncoder, type ShownTuple, textOfCodes } from "./shownCodec.js"
 
 // Core declares no platform: these two exist in Node and in browsers alike.
 declare const TextEncoder: { new (): { encode(s: string): Uint8Array } }
@@ -212,17 +212,14 @@ export class TripColumns implements ColumnsImage {
 
   /** The id of the trip in `slot`. */
   idOf(slot: number): string {
-    const from = this.idStart[slot]!
-    const to = this.idStart[slot + 1]!
-    // Ids are short: one call, no per-character string concatenation.
-    return String.fromCharCode.apply(null, this.idChars.subarray(from, to) as unknown as Array<number>)
+    return textOfCodes(this.idChars, this.idStart[slot]!, this.idStart[slot + 1]!)
   }
 
   /** Word `n` of the word table. */
   wordOf(n: number): string {
     let word = this.decoded[n]
     if (word === undefined) {
-      word = String.fromCharCode.apply(null, this.wordChars.subarray(this.wordStart[n]!, this.wordStart[n + 1]!) as unknown as Array<number>)
+      word = textOfCodes(this.wordChars, this.wordStart[n]!, this.wordStart[n + 1]!)
       this.decoded[n] = word
     }
     return word

@@ -34,6 +34,18 @@ const F_COMFORT = 2
 const F_PICTURES = 4
 const MAX = 2 ** 31
 
+/**
+ * The text of UTF-16 code units `codes[from..to)`, a few thousand at a time: one
+ * `String.fromCharCode` call per text would overflow the stack past about 100,000 (a feed may
+ * carry a text that long).
+ */
+export const textOfCodes = (codes: Uint8Array | Uint16Array, from: number, to: number): string => {
+  const CHUNK = 8192
+  let out = ""
+  for (let at = from; at < to; at += CHUNK) out += String.fromCharCode.apply(null, codes.subarray(at, Math.min(to, at + CHUNK)) as unknown as Array<number>)
+  return out
+}
+
 const isSmall = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0 && x < MAX
 const isText = (x: unknown): x is string => typeof x === "string"
 
@@ -135,14 +147,13 @@ export const decodeShown = (bytes: Uint8Array, from: number, word: (id: number) 
   const text = (): string => {
     const head = varint()
     const length = head >>> 1
-    const codes = new Array<number>(length)
-    if ((head & 1) === 0) for (let k = 0; k < length; k++) codes[k] = bytes[at++]!
-    else
-      for (let k = 0; k < length; k++) {
-        codes[k] = bytes[at]! | (bytes[at + 1]! << 8)
-        at += 2
-      }
-    return String.fromCharCode.apply(null, codes)
+    if ((head & 1) === 0) {
+      at += length
+      return textOfCodes(bytes, at - length, at)
+    }
+    const codes = new Uint16Array(length)
+    for (let k = 0; k < length; k++, at += 2) codes[k] = bytes[at]! | (bytes[at + 1]! << 8)
+    return textOfCodes(codes, 0, length)
   }
   const carId = text()
   const make = word(varint())
