@@ -76,6 +76,39 @@ describe("TripIndex against the brute-force reference", () => {
     )
   })
 
+  it("agrees with the reference on one place with two of a trip's waypoints at nearly the same distance from it", () => {
+    // One place only: the nearest of a trip's waypoints near it decides, and the index tells the
+    // nearest by a coarse rank of its chord where the gap is wide. Two waypoints are set here on
+    // either side of the place, one of them farther by `hair` (relative), ties included, so that
+    // their ranks are equal, adjacent or apart, and both inside the radius or one at its edge.
+    const hair = fc.constantFrom(0, 1e-15, -1e-15, 1e-9, -1e-9, 1e-6, -1e-6, 1e-3, -1e-3, 0.01, -0.01, 0.02, -0.02, 0.05, -0.05, 0.3, -0.3)
+    const offset = fc.record({ dLat: fc.double({ min: -0.8, max: 0.8, noNaN: true }), dLon: fc.double({ min: -0.8, max: 0.8, noNaN: true }) })
+    fc.assert(
+      fc.property(indexRecords(30), matchRequest, fc.nat(), fc.boolean(), offset, hair, fc.constantFrom(1.001, 1.2, 3), (records, req, pick, departure, { dLat, dLon }, h, widen) => {
+        const place = req.from ?? req.to
+        const eligible = records.filter((r) => r.lat.length >= 3)
+        fc.pre(place !== undefined && eligible.length > 0 && Math.abs(place.lat) < 80)
+        const r = eligible[pick % eligible.length]!
+        // Departure only compares waypoints before the last; arrival only, after the first.
+        const [a, b] = departure ? [0, 1] : [1, 2]
+        const lat = [...r.lat]
+        const lon = [...r.lon]
+        lat[a] = place!.lat + dLat
+        lon[a] = place!.lon + dLon
+        lat[b] = place!.lat - dLat * (1 + h)
+        lon[b] = place!.lon - dLon * (1 + h)
+        const moved: IndexRecord = { ...r, lat, lon }
+        const all = records.map((x) => (x === r ? moved : x))
+        const far = Math.max(haversineKm(place!.lat, place!.lon, lat[a]!, lon[a]!), haversineKm(place!.lat, place!.lon, lat[b]!, lon[b]!))
+        const one = { ...place!, radiusKm: Math.max(1, far * widen) }
+        const { from: _f, to: _t, ...rest } = req
+        const single: MatchRequest = departure ? { ...rest, from: one } : { ...rest, to: one }
+        expect(TripIndex.from(all).search(single)).toEqual(referenceSearch(all, single))
+      }),
+      { numRuns: 400 }
+    )
+  })
+
   it("ranks top trips in one total order, zero distances last, whatever the order of the trips", () => {
     // A zero-price segment over 1 m, a zero-price one and a priced one over 0 m: compared as bare
     // cross products these form a cycle (0·1 = 0·0, 0·0 = p·0, 0·0 < p·1), and the ranking then

@@ -252,14 +252,17 @@ export class GeoGrid implements GridImage {
    * `seen` is the arena count loaded at the start of the search: newer entries are skipped. With
    * `within`, a bitset over slots, only waypoints of the trips whose bit is set are reported: the
    * second place of a pair tests that bit, which stays in the cache, before any distance.
+   * `near` is the waypoint's squared chord over the test's bound: in [0, 1], a coarse rank of its
+   * distance that a one-place search compares before any exact distance (`NearHits`).
    */
-  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number) => void, within?: Int32Array): void {
+  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array): void {
     const { box } = cells
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
     const pz = Math.sin(box.lat * RAD)
     const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
     const limit = (chord + MARGIN) * (chord + MARGIN)
+    const perLimit = 1 / limit
     const sureLimit = chord > MARGIN ? (chord - MARGIN) * (chord - MARGIN) : -1
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
     const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
@@ -271,7 +274,7 @@ export class GeoGrid implements GridImage {
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0)
+        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
       }
       for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
         const e = link - 1
@@ -282,7 +285,7 @@ export class GeoGrid implements GridImage {
         const dy = addedXyz[3 * e + 1]! - py
         const dz = addedXyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0)
+        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
       }
     }
   }

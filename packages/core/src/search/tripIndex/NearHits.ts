@@ -12,6 +12,18 @@ const OVERFLOW = 0x8000
 /** Slots a search may have: a listed hit (`NearHits.only`) packs its slot above 5 bits of an int32. */
 const MAX_SLOTS = 1 << 26
 
+// A one-place search also lists each hit's coarse rank: its squared chord over the scan's bound,
+// in RANKS levels, with as many bits as the slots leave (at most 6). Where a trip's nearest
+// waypoint ranks two levels below every other it has near the place, it is the nearest: two
+// levels are a gap in squared chord of at least 1/64 of the bound's, which the float32 unit
+// vectors' error (under 4.4e-7 chord radii) cannot bridge for any radius over 0.2 km (they are
+// 1 km at least), nor the haversine's rounding reverse. Its `ranked` word (kept where the other
+// place's word would be) is that waypoint's place in the trip, its rank and the next best rank.
+const MAX_RANK_BITS = 6
+const RANKED = 1 << 18
+const NO_RANK = 127
+const rankedWord = (k: number, best: number, second: number): number => RANKED | k | (best << 4) | (second << 11)
+
 const bitOf = (k: number, sure: number): number => (k < POSITIONS ? (1 << k) | (sure << (16 + k)) : OVERFLOW)
 
 /** The place in its trip of the lowest waypoint of `word` (its only one, for `onlyOneSure`). */
@@ -56,6 +68,9 @@ export class NearHits {
   private markBit = new Int32Array(1024)
   private markCount = 0
   private markSide = 1
+  /** Bits of a listed hit's rank (0: none listed), its levels, and the ranks' mask. */
+  private rankBits = 0
+  private ranks = 1
 
   /** Starts a search over an index of `slots` slots (fewer than 2^26: a listed hit packs its slot in 26 bits). */
   begin(slots: number): void {
@@ -70,6 +85,8 @@ export class NearHits {
     this.count = 0
     this.onlySide = 0
     this.markCount = 0
+    this.rankBits = Math.max(0, Math.min(MAX_RANK_BITS, 26 - (32 - Math.clz32(Math.max(1, slots - 1)))))
+    this.ranks = 1 << this.rankBits
   }
 
   private add(value: number): void {
@@ -92,28 +109,48 @@ export class NearHits {
     return this.found.subarray(0, this.count).sort()
   }
 
-  /** One place's end: its listed hits sorted, each slot's run made one candidate and its word. */
+  /**
+   * One place's end: its listed hits sorted, each slot's run made one candidate, its word and,
+   * with ranks listed, its `rankedWord` (at `2 * slot + 2 - side`).
+   */
   private joinOnly(side: number): Int32Array {
     const hits = this.found.subarray(0, this.count).sort()
     const near = this.near
+    const shift = 5 + this.rankBits
+    const rankMask = this.ranks - 1
+    const ranked = this.rankBits > 0
     let c = 0
     let slot = -1
     let word = 0
+    let bestK = 0
+    let best = NO_RANK
+    let second = NO_RANK
     for (let h = 0; h < hits.length; h++) {
       const hit = hits[h]!
-      if (hit >>> 5 !== slot) {
+      if (hit >>> shift !== slot) {
         // A candidate is written at or before the first hit of its run: no hit is overwritten unread.
         if (slot >= 0) {
           near[2 * slot + side - 1] = word
+          if (ranked) near[2 * slot + 2 - side] = rankedWord(bestK, best, second)
           hits[c++] = slot
         }
-        slot = hit >>> 5
+        slot = hit >>> shift
         word = 0
+        best = NO_RANK
+        second = NO_RANK
       }
-      word |= bitOf((hit >>> 1) & POSITIONS, hit & 1)
+      const k = (hit >>> 1) & POSITIONS
+      word |= bitOf(k, hit & 1)
+      const rank = (hit >>> 5) & rankMask
+      if (rank < best) {
+        second = best
+        best = rank
+        bestK = k
+      } else if (rank < second) second = rank
     }
     if (slot >= 0) {
       near[2 * slot + side - 1] = word
+      if (ranked) near[2 * slot + 2 - side] = rankedWord(bestK, best, second)
       hits[c++] = slot
     }
     return hits.subarray(0, c)
@@ -139,11 +176,13 @@ export class NearHits {
 
   /**
    * One place only: every trip found near it is a candidate. The hit is listed as one number,
-   * slot, place in the trip (`POSITIONS` for any later one: `bitOf` gives OVERFLOW) and `sure`.
+   * slot, rank (`near` in `ranks` levels), place in the trip (`POSITIONS` for any later one:
+   * `bitOf` gives OVERFLOW) and `sure`.
    */
-  private only = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
+  private only = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.onlySide = side
-    this.add((slot << 5) | ((k < POSITIONS ? k : POSITIONS) << 1) | sure)
+    const rank = Math.min(this.ranks - 1, Math.floor(near * this.ranks))
+    this.add((slot << (5 + this.rankBits)) | (rank << 5) | ((k < POSITIONS ? k : POSITIONS) << 1) | sure)
   }
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
@@ -214,12 +253,12 @@ export class NearHits {
     if (to === undefined) {
       if (onlyOneSure(f)) return firstPlace(f) * 256 + last
       if ((f & OVERFLOW) === 0) {
-        const i = nearest(t, from!, f, w0)
+        const i = nearest(t, from!, f, this.rankBits > 0 ? this.near[2 * slot + 1]! : 0, w0)
         return i < 0 ? -1 : i * 256 + last
       }
     } else if (from === undefined) {
       if (onlyOneSure(g)) return firstPlace(g)
-      if ((g & OVERFLOW) === 0) return nearest(t, to, g, w0)
+      if ((g & OVERFLOW) === 0) return nearest(t, to, g, this.rankBits > 0 ? this.near[2 * slot]! : 0, w0)
     } else if (onlyOneSure(f) && onlyOneSure(g)) {
       const i = firstPlace(f)
       const j = firstPlace(g)
@@ -248,9 +287,15 @@ export class NearHits {
  * One place only: the place in its trip of the nearest waypoint of `word` within the radius (ties to
  * the first), or -1 when none is: `bestSegment`'s rule for one place, over the waypoints the scan
  * found rather than over distances written for every waypoint (the others are Infinity there, and
- * never the least). Bits are read lowest first, and only a strictly nearer one replaces the best.
+ * never the least). Where the `ranked` word shows one two ranks nearer than any other, that one,
+ * with at most its own distance measured (the others are farther: outside the radius if it is);
+ * else bits are read lowest first, and only a strictly nearer one replaces the best.
  */
-const nearest = (t: TripColumns, box: FlatBox, word: number, w0: number): number => {
+const nearest = (t: TripColumns, box: FlatBox, word: number, ranked: number, w0: number): number => {
+  if ((ranked & RANKED) !== 0 && ((ranked >>> 11) & NO_RANK) - ((ranked >>> 4) & NO_RANK) >= 2) {
+    const k = ranked & POSITIONS
+    return ((word >>> (16 + k)) & 1) !== 0 || distanceWithin(t, box, w0 + k) !== Infinity ? k : -1
+  }
   let best = Infinity
   let at = -1
   for (let near = word & NEAR; near !== 0; near &= near - 1) {
