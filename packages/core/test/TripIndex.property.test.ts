@@ -109,6 +109,54 @@ describe("TripIndex against the brute-force reference", () => {
     )
   })
 
+  it("agrees with the reference on a pair whose trip has two waypoints at nearly the same distance from each place", () => {
+    // A pair's segment is the least sum of the two distances: two waypoints around each place, one
+    // farther by a hair (ties included), so that sums nearly tie too.
+    const hair = fc.constantFrom(0, 1e-15, -1e-15, 1e-9, -1e-9, 1e-6, -1e-6, 1e-3, -1e-3, 0.01, -0.01, 0.02, -0.02, 0.05, -0.05, 0.3, -0.3)
+    const offset = fc.record({ dLat: fc.double({ min: -0.6, max: 0.6, noNaN: true }), dLon: fc.double({ min: -0.6, max: 0.6, noNaN: true }) })
+    const shift = fc.record({ lat: fc.double({ min: -3, max: 3, noNaN: true }), lon: fc.double({ min: -3, max: 3, noNaN: true }) })
+    fc.assert(
+      fc.property(
+        indexRecords(30),
+        matchRequest,
+        fc.nat(),
+        shift,
+        offset,
+        offset,
+        hair,
+        hair,
+        fc.constantFrom(1.001, 1.2, 3),
+        (records, req, pick, away, o1, o2, h1, h2, widen) => {
+          const from = req.from ?? req.to
+          const eligible = records.filter((r) => r.lat.length >= 4)
+          fc.pre(from !== undefined && eligible.length > 0 && Math.abs(from.lat) < 75)
+          const to = { lat: from!.lat + away.lat, lon: from!.lon + away.lon }
+          const r = eligible[pick % eligible.length]!
+          const lat = [...r.lat]
+          const lon = [...r.lon]
+          const around = (p: { lat: number; lon: number }, a: number, b: number, { dLat, dLon }: { dLat: number; dLon: number }, h: number) => {
+            lat[a] = p.lat + dLat
+            lon[a] = p.lon + dLon
+            lat[b] = p.lat - dLat * (1 + h)
+            lon[b] = p.lon - dLon * (1 + h)
+            return Math.max(haversineKm(p.lat, p.lon, lat[a]!, lon[a]!), haversineKm(p.lat, p.lon, lat[b]!, lon[b]!))
+          }
+          const n = lat.length
+          const farF = around(from!, 0, 1, o1, h1)
+          const farT = around(to, n - 2, n - 1, o2, h2)
+          const all = records.map((x) => (x === r ? { ...r, lat, lon } : x))
+          const pair: MatchRequest = {
+            ...req,
+            from: { ...from!, radiusKm: Math.max(1, farF * widen) },
+            to: { ...to, radiusKm: Math.max(1, farT * widen) }
+          }
+          expect(TripIndex.from(all).search(pair)).toEqual(referenceSearch(all, pair))
+        }
+      ),
+      { numRuns: 400 }
+    )
+  })
+
   it("ranks top trips in one total order, zero distances last, whatever the order of the trips", () => {
     // A zero-price segment over 1 m, a zero-price one and a priced one over 0 m: compared as bare
     // cross products these form a cycle (0·1 = 0·0, 0·0 = p·0, 0·0 < p·1), and the ranking then
