@@ -9,11 +9,11 @@ const POSITIONS = 15
 const NEAR = 0x7fff
 const OVERFLOW = 0x8000
 
-/** Slots a search may have: a listed hit (`NearHits.only`) packs its slot above 5 bits of an int32. */
+/** Slots a search may have: a listed hit (`NearHits.only`) packs its slot above 5 bits of an int32 (and its rank's, when the slots leave room). */
 const MAX_SLOTS = 1 << 26
 
 // A one-place search also lists each hit's coarse rank: its squared chord over the scan's bound,
-// in RANKS levels, with as many bits as the slots leave (at most 6). Where a trip's nearest
+// in up to 64 levels, with as many bits as the slots leave in the packed hit (at most 6). Where a trip's nearest
 // waypoint ranks two levels below every other it has near the place, it is the nearest: two
 // levels are a gap in squared chord of at least 1/64 of the bound's, which the float32 unit
 // vectors' error (under 4.4e-7 chord radii) cannot bridge for any radius over 0.2 km (they are
@@ -68,7 +68,7 @@ export class NearHits {
   private markBit = new Int32Array(1024)
   private markCount = 0
   private markSide = 1
-  /** Bits of a listed hit's rank (0: none listed), its levels, and the ranks' mask. */
+  /** Bits of a listed hit's rank (0: no rank listed) and its levels (`2 ** rankBits`). */
   private rankBits = 0
   private ranks = 1
 
