@@ -2,11 +2,11 @@ import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { NearHits } from "../src/search/tripIndex/NearHits.js"
 
-/** A waypoint `k` of trip `slot` found near a place, as `GeoGrid.scanNear` reports it. */
-type Hit = readonly [slot: number, k: number, sure: 0 | 1]
+/** A waypoint `k` of trip `slot` found near a place, as `GeoGrid.scanNear` reports it (`near`: its squared chord over the bound). */
+type Hit = readonly [slot: number, k: number, sure: 0 | 1, near: number]
 
 const SLOTS = 300
-const hit = fc.tuple(fc.integer({ min: 0, max: SLOTS - 1 }), fc.integer({ min: 0, max: 40 }), fc.constantFrom(0 as const, 1 as const))
+const hit = fc.tuple(fc.integer({ min: 0, max: SLOTS - 1 }), fc.integer({ min: 0, max: 40 }), fc.constantFrom(0 as const, 1 as const), fc.double({ min: 0, max: 1, noNaN: true }))
 const hits = fc.array(hit, { maxLength: 200 })
 
 /** The word the matcher's rule reads, built directly: bit k (and 16 + k when sure) below 15, else OVERFLOW. */
@@ -30,12 +30,12 @@ const search = (near: NearHits, firstSide: 1 | 2, first: ReadonlyArray<Hit>, sec
   near.begin(SLOTS)
   if (second === undefined) {
     const only = firstSide === 1 ? near.onlyFrom : near.onlyTo
-    for (const [slot, k, sure] of first) only(slot, k, sure)
+    for (const [slot, k, sure, n] of first) only(slot, k, sure, n)
   } else {
     const mark = firstSide === 1 ? near.markFrom : near.markTo
     const then = firstSide === 1 ? near.thenTo : near.thenFrom
-    for (const [slot, k, sure] of first) mark(slot, k, sure)
-    for (const [slot, k, sure] of second) then(slot, k, sure)
+    for (const [slot, k, sure, n] of first) mark(slot, k, sure, n)
+    for (const [slot, k, sure, n] of second) then(slot, k, sure, n)
   }
   return [...near.candidates()]
 }
@@ -57,8 +57,8 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
           if (abandoned) {
             near.begin(SLOTS)
             const scan = second === undefined ? near.onlyFrom : firstSide === 1 ? near.markFrom : near.markTo
-            for (const [slot, k, sure] of first) scan(slot, k, sure)
-            if (second !== undefined) for (const [slot, k, sure] of second) (firstSide === 1 ? near.thenTo : near.thenFrom)(slot, k, sure)
+            for (const [slot, k, sure, n] of first) scan(slot, k, sure, n)
+            if (second !== undefined) for (const [slot, k, sure, n] of second) (firstSide === 1 ? near.thenTo : near.thenFrom)(slot, k, sure, n)
             continue
           }
           const got = search(near, firstSide, first, second)

@@ -186,7 +186,7 @@ export class NearHits {
   }
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
-  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
+  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, _near: number): void => {
     this.marked[slot >>> 5]! |= 1 << (slot & 31)
     if (this.markCount === this.markSlot.length) {
       const slots = new Int32Array(2 * this.markCount)
@@ -210,7 +210,7 @@ export class NearHits {
    * A pair, the other place: a marked trip found near it too is a candidate. The scan reports
    * marked trips only (`markedTrips`); the test here keeps the rule whole whoever scans.
    */
-  private then = (side: 1 | 2) => (slot: number, k: number, sure: number): void => {
+  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, _near: number): void => {
     const word = slot >>> 5
     const bit = 1 << (slot & 31)
     if ((this.marked[word]! & bit) === 0) return
