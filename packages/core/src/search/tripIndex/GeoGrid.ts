@@ -67,6 +67,16 @@ export const flatBox = (place: MatchPlace): FlatBox => {
   }
 }
 
+/**
+ * The chord test's bound for `box`: the squared chord of its radius widened by `MARGIN` (every
+ * waypoint within the radius passes), and the squared chord under which a waypoint is surely
+ * within it (-1 for none).
+ */
+export const chordBounds = (box: FlatBox): { readonly limit: number; readonly sureLimit: number } => {
+  const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
+  return { limit: (chord + MARGIN) * (chord + MARGIN), sureLimit: chord > MARGIN ? (chord - MARGIN) * (chord - MARGIN) : -1 }
+}
+
 /** What `GeoGrid.cellsOf` answers: a place's box and the keys of its grid cells that hold waypoints. */
 export interface Cells {
   readonly box: FlatBox
@@ -260,10 +270,8 @@ export class GeoGrid implements GridImage {
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
     const pz = Math.sin(box.lat * RAD)
-    const chord = 2 * Math.sin(Math.min(Math.PI, box.radiusKm / EARTH_RADIUS_KM) / 2)
-    const limit = (chord + MARGIN) * (chord + MARGIN)
+    const { limit, sureLimit } = chordBounds(box)
     const perLimit = 1 / limit
-    const sureLimit = chord > MARGIN ? (chord - MARGIN) * (chord - MARGIN) : -1
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
     const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
     for (const key of cells.keys) {

@@ -1,5 +1,6 @@
 import { bestSegment, distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
+import { allSure, doubled, PairRanks, UNDECIDED } from "./PairRanks.js"
 import type { TripColumns } from "./TripColumns.js"
 
 // A trip's waypoints near one place, as one 32-bit word: bit k for waypoint k (k < 15), bit 16 + k
@@ -23,6 +24,7 @@ const MAX_RANK_BITS = 6
 const RANKED = 1 << 18
 const NO_RANK = 127
 const rankedWord = (k: number, best: number, second: number): number => RANKED | k | (best << 4) | (second << 11)
+// A pair lists its hits' ranks too, in `PairRanks`, which may decide a candidate's segment.
 
 const bitOf = (k: number, sure: number): number => (k < POSITIONS ? (1 << k) | (sure << (16 + k)) : OVERFLOW)
 
@@ -66,6 +68,8 @@ export class NearHits {
   /** The hits of the place of a pair scanned first: slot and its `bitOf`, for side `markSide`. */
   private markSlot = new Int32Array(1024)
   private markBit = new Int32Array(1024)
+  private markRank = new Int32Array(1024)
+  private readonly pairRanks = new PairRanks()
   private markCount = 0
   private markSide = 1
   /** Bits of a listed hit's rank (0: no rank listed) and its levels (`2 ** rankBits`). */
@@ -87,6 +91,7 @@ export class NearHits {
     this.markCount = 0
     this.rankBits = Math.max(0, Math.min(MAX_RANK_BITS, 26 - (32 - Math.clz32(Math.max(1, slots - 1)))))
     this.ranks = 1 << this.rankBits
+    this.pairRanks.begin(slots, this.rankBits > 0 ? this.ranks : 0)
   }
 
   private add(value: number): void {
@@ -156,13 +161,22 @@ export class NearHits {
     return hits.subarray(0, c)
   }
 
-  /** A pair's end: the first place's hits added to the words of the candidates, both bitsets cleared. */
+  /**
+   * A pair's end: the first place's hits added to the words of the candidates, with ranks listed
+   * each candidate's row of ranks filled from both places' hits, both bitsets cleared.
+   */
   private joinMarks(): void {
-    const { near, cand, markSlot, markBit } = this
+    const { near, cand, markSlot, markBit, markRank } = this
     const at = this.markSide - 1
+    const ranked = this.rankBits > 0
+    if (ranked) this.pairRanks.prepare(this.found, this.count)
+    const side = this.markSide as 1 | 2
     for (let m = 0; m < this.markCount; m++) {
       const slot = markSlot[m]!
-      if ((cand[slot >>> 5]! & (1 << (slot & 31))) !== 0) near[2 * slot + at]! |= markBit[m]!
+      if ((cand[slot >>> 5]! & (1 << (slot & 31))) === 0) continue
+      const bit = markBit[m]!
+      near[2 * slot + at]! |= bit
+      if (ranked && (bit & OVERFLOW) === 0) this.pairRanks.markAt(slot, side, firstPlace(bit), markRank[m]!)
     }
     this.clearBits()
   }
@@ -181,24 +195,27 @@ export class NearHits {
    */
   private only = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.onlySide = side
-    const rank = Math.min(this.ranks - 1, Math.floor(near * this.ranks))
+    const rank = this.rankOf(near)
     this.add((slot << (5 + this.rankBits)) | (rank << 5) | ((k < POSITIONS ? k : POSITIONS) << 1) | sure)
   }
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
-  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, _near: number): void => {
+  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.marked[slot >>> 5]! |= 1 << (slot & 31)
     if (this.markCount === this.markSlot.length) {
-      const slots = new Int32Array(2 * this.markCount)
-      const bits = new Int32Array(2 * this.markCount)
-      slots.set(this.markSlot)
-      bits.set(this.markBit)
-      this.markSlot = slots
-      this.markBit = bits
+      this.markSlot = doubled(this.markSlot)
+      this.markBit = doubled(this.markBit)
+      this.markRank = doubled(this.markRank)
     }
     this.markSlot[this.markCount] = slot
+    this.markRank[this.markCount] = this.rankOf(near)
     this.markBit[this.markCount++] = bitOf(k, sure)
     this.markSide = side
+  }
+
+  /** The rank of a hit's `near` in this search's levels. */
+  private rankOf(near: number): number {
+    return Math.min(this.ranks - 1, Math.floor(near * this.ranks))
   }
 
   /** The trips near the place of a pair scanned first, as a bitset: what the other place's scan keeps (`GeoGrid.scanNear`'s `within`). */
@@ -210,7 +227,7 @@ export class NearHits {
    * A pair, the other place: a marked trip found near it too is a candidate. The scan reports
    * marked trips only (`markedTrips`); the test here keeps the rule whole whoever scans.
    */
-  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, _near: number): void => {
+  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     const word = slot >>> 5
     const bit = 1 << (slot & 31)
     if ((this.marked[word]! & bit) === 0) return
@@ -221,6 +238,7 @@ export class NearHits {
       this.add(slot)
     }
     this.near[2 * slot + side - 1] |= bitOf(k, sure)
+    if (k < POSITIONS && this.rankBits > 0) this.pairRanks.listThen(slot, k, this.rankOf(near), side)
   }
 
   /**
@@ -263,6 +281,9 @@ export class NearHits {
       const i = firstPlace(f)
       const j = firstPlace(g)
       return i < j ? i * 256 + j : -1
+    } else if (allSure(f) && allSure(g)) {
+      const segment = this.pairRanks.decide(slot, f, g, from, to)
+      if (segment !== UNDECIDED) return segment
     }
     this.distances(t, slot, w0, last, from, to, dF, dT)
     return bestSegment(from !== undefined, to !== undefined, last, dF, dT)

@@ -1,0 +1,127 @@
+import type { FlatBox } from "./GeoGrid.js"
+import { RankBounds } from "./rankBounds.js"
+
+// The words' layout (see `NearHits`): bit k for waypoint k below 15, bit 16 + k when surely within
+// the radius, OVERFLOW for a later one.
+const NEAR = 0x7fff
+const OVERFLOW = 0x8000
+/** A row of ranks per candidate: 16 places for `from`, then 16 for `to`, NOT_LISTED where none. */
+const NOT_LISTED = 255
+const ROW = 32
+/** Relative and absolute slack for the haversine's own rounding when bounds are compared. */
+const SUM_SLACK = 1e-9
+export const UNDECIDED = -2
+
+const lowestPlace = (bits: number): number => 31 - Math.clz32(bits & -bits)
+
+/** True when `word` has no waypoint past the 15th and every waypoint in it is surely within the radius. */
+export const allSure = (word: number): boolean => (word & OVERFLOW) === 0 && ((word >>> 16) & word & NEAR) === (word & NEAR)
+
+/**
+ * The ranks of a pair search's hits (`NearHits`), per candidate and place in the trip, and what
+ * they decide: where every waypoint of a candidate near either place is surely within its radius,
+ * the rank bounds of each pair of them (`RankBounds`) may single out the least sum of distances,
+ * the segment `bestSegment` would choose from the exact distances, with none measured.
+ */
+export class PairRanks {
+  // The second place's hits on marked trips, listed as they come.
+  private slot = new Int32Array(1024)
+  private place = new Int32Array(1024)
+  private rank = new Int32Array(1024)
+  private count = 0
+  private side = 2
+  private rows = new Uint8Array(0)
+  private rowOf = new Int32Array(0)
+  private readonly from = new RankBounds()
+  private readonly to = new RankBounds()
+  private levels = 0
+
+  /** Starts a search over `slots` slots, ranks in `levels` levels (0: none listed, nothing decided). */
+  begin(slots: number, levels: number): void {
+    if (this.rowOf.length < slots) this.rowOf = new Int32Array(slots)
+    this.count = 0
+    this.levels = levels
+  }
+
+  /** A hit of the place scanned second (`side`) on a marked trip. */
+  listThen(slot: number, k: number, rank: number, side: 1 | 2): void {
+    if (this.count === this.slot.length) {
+      this.slot = doubled(this.slot)
+      this.place = doubled(this.place)
+      this.rank = doubled(this.rank)
+    }
+    this.slot[this.count] = slot
+    this.place[this.count] = k
+    this.rank[this.count++] = rank
+    this.side = side
+  }
+
+  /**
+   * A row for each of the `n` candidates in `found`, filled with the second place's listed hits,
+   * ready for the first place's (`markAt`).
+   */
+  prepare(found: Int32Array, n: number): void {
+    if (this.rows.length < ROW * n) this.rows = new Uint8Array(ROW * Math.max(n, 2 * (this.rows.length / ROW)))
+    this.rows.fill(NOT_LISTED, 0, ROW * n)
+    for (let c = 0; c < n; c++) this.rowOf[found[c]!] = c
+    const at = (this.side - 1) * 16
+    for (let h = 0; h < this.count; h++) this.rows[this.rowOf[this.slot[h]!]! * ROW + at + this.place[h]!] = this.rank[h]!
+  }
+
+  /** A hit of the place scanned first (`side`), on candidate `slot`, waypoint `k`. */
+  markAt(slot: number, side: 1 | 2, k: number, rank: number): void {
+    this.rows[this.rowOf[slot]! * ROW + (side - 1) * 16 + k] = rank
+  }
+
+  /**
+   * The segment `i * 256 + j` of candidate `slot` (words `f` and `g`, both `allSure`) whose sum of
+   * distances is surely the least: its upper bound under every other pair's lower bound, with
+   * slack for the haversine's rounding; -1 when no waypoint near `from` comes before one near
+   * `to`; `UNDECIDED` when the bounds overlap or a rank is missing.
+   */
+  decide(slot: number, f: number, g: number, fromBox: FlatBox, toBox: FlatBox): number {
+    if (this.levels === 0) return UNDECIDED
+    if (this.from.levels !== this.levels || this.from.box !== fromBox) this.from.set(fromBox, this.levels)
+    if (this.to.levels !== this.levels || this.to.box !== toBox) this.to.set(toBox, this.levels)
+    const { rows } = this
+    const row = this.rowOf[slot]! * ROW
+    const { lo: loF, hi: hiF } = this.from
+    const { lo: loT, hi: hiT } = this.to
+    let least = Infinity
+    let bi = -1
+    let bj = -1
+    for (let fi = f & NEAR; fi !== 0; fi &= fi - 1) {
+      const i = lowestPlace(fi)
+      const ri = rows[row + i]!
+      if (ri === NOT_LISTED) return UNDECIDED
+      for (let gj = g & NEAR & ~((2 << i) - 1); gj !== 0; gj &= gj - 1) {
+        const j = lowestPlace(gj)
+        const rj = rows[row + 16 + j]!
+        if (rj === NOT_LISTED) return UNDECIDED
+        const upper = hiF[ri]! + hiT[rj]!
+        if (upper < least) {
+          least = upper
+          bi = i
+          bj = j
+        }
+      }
+    }
+    if (bi < 0) return -1
+    const cut = least * (1 + SUM_SLACK) + SUM_SLACK
+    for (let fi = f & NEAR; fi !== 0; fi &= fi - 1) {
+      const i = lowestPlace(fi)
+      for (let gj = g & NEAR & ~((2 << i) - 1); gj !== 0; gj &= gj - 1) {
+        const j = lowestPlace(gj)
+        if ((i !== bi || j !== bj) && loF[rows[row + i]!]! + loT[rows[row + 16 + j]!]! <= cut) return UNDECIDED
+      }
+    }
+    return bi * 256 + bj
+  }
+}
+
+/** `a`'s entries in an array twice as long. */
+export const doubled = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+  const b = new Int32Array(2 * a.length)
+  b.set(a)
+  return b
+}
