@@ -1,6 +1,6 @@
 import { bestSegment, distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
-import { allSure, doubled, PairRanks, UNDECIDED } from "./PairRanks.js"
+import { allSure, HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
 import type { TripColumns } from "./TripColumns.js"
 
 // A trip's waypoints near one place, as one 32-bit word: bit k for waypoint k (k < 15), bit 16 + k
@@ -65,13 +65,9 @@ export class NearHits {
   /** Bit `slot` set: near the place of a pair scanned first (`marked`), or a candidate of the pair (`cand`). */
   private marked = new Int32Array(0)
   private cand = new Int32Array(0)
-  /** The hits of the place of a pair scanned first: slot and its `bitOf`, for side `markSide`. */
-  private markSlot = new Int32Array(1024)
-  private markBit = new Int32Array(1024)
-  private markRank = new Int32Array(1024)
+  /** The hits of the place of a pair scanned first: slot, its `bitOf` and its rank. */
+  private readonly marks = new HitList()
   private readonly pairRanks = new PairRanks()
-  private markCount = 0
-  private markSide = 1
   /** Bits of a listed hit's rank (0: no rank listed) and its levels (`2 ** rankBits`). */
   private rankBits = 0
   private ranks = 1
@@ -79,7 +75,7 @@ export class NearHits {
   /** Starts a search over an index of `slots` slots (fewer than 2^26: a listed hit packs its slot in 26 bits). */
   begin(slots: number): void {
     // A search that stopped between its scans and its candidates (a throw) left its bits set.
-    if (this.markCount > 0) this.clearBits()
+    if (this.marks.count > 0) this.clearBits()
     if (this.near.length < 2 * slots) {
       if (slots > MAX_SLOTS) throw new Error(`NearHits: ${slots} slots, more than ${MAX_SLOTS}`)
       this.near = new Int32Array(2 * slots)
@@ -88,7 +84,7 @@ export class NearHits {
     }
     this.count = 0
     this.onlySide = 0
-    this.markCount = 0
+    this.marks.count = 0
     this.rankBits = Math.max(0, Math.min(MAX_RANK_BITS, 26 - (32 - Math.clz32(Math.max(1, slots - 1)))))
     this.ranks = 1 << this.rankBits
     this.pairRanks.begin(slots, this.rankBits > 0 ? this.ranks : 0)
@@ -110,7 +106,7 @@ export class NearHits {
    */
   candidates(): Int32Array {
     if (this.onlySide !== 0) return this.joinOnly(this.onlySide)
-    if (this.markCount > 0) this.joinMarks()
+    if (this.marks.count > 0) this.joinMarks()
     return this.found.subarray(0, this.count).sort()
   }
 
@@ -166,12 +162,12 @@ export class NearHits {
    * each candidate's row of ranks filled from both places' hits, both bitsets cleared.
    */
   private joinMarks(): void {
-    const { near, cand, markSlot, markBit, markRank } = this
-    const at = this.markSide - 1
+    const { near, cand, marks } = this
+    const { slot: markSlot, value: markBit, rank: markRank, side } = marks
+    const at = side - 1
     const ranked = this.rankBits > 0
     if (ranked) this.pairRanks.prepare(this.found, this.count)
-    const side = this.markSide as 1 | 2
-    for (let m = 0; m < this.markCount; m++) {
+    for (let m = 0; m < marks.count; m++) {
       const slot = markSlot[m]!
       if ((cand[slot >>> 5]! & (1 << (slot & 31))) === 0) continue
       const bit = markBit[m]!
@@ -183,9 +179,9 @@ export class NearHits {
 
   /** Clears a pair's bitsets through the lists that set them: the marked hits and the candidates. */
   private clearBits(): void {
-    for (let m = 0; m < this.markCount; m++) this.marked[this.markSlot[m]! >>> 5] = 0
+    for (let m = 0; m < this.marks.count; m++) this.marked[this.marks.slot[m]! >>> 5] = 0
     for (let c = 0; c < this.count; c++) this.cand[this.found[c]! >>> 5] = 0
-    this.markCount = 0
+    this.marks.count = 0
   }
 
   /**
@@ -202,15 +198,7 @@ export class NearHits {
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
   private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.marked[slot >>> 5]! |= 1 << (slot & 31)
-    if (this.markCount === this.markSlot.length) {
-      this.markSlot = doubled(this.markSlot)
-      this.markBit = doubled(this.markBit)
-      this.markRank = doubled(this.markRank)
-    }
-    this.markSlot[this.markCount] = slot
-    this.markRank[this.markCount] = this.rankOf(near)
-    this.markBit[this.markCount++] = bitOf(k, sure)
-    this.markSide = side
+    this.marks.push(slot, bitOf(k, sure), this.rankOf(near), side)
   }
 
   /** The rank of a hit's `near` in this search's levels. */

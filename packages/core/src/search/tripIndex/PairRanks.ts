@@ -18,18 +18,39 @@ const lowestPlace = (bits: number): number => 31 - Math.clz32(bits & -bits)
 export const allSure = (word: number): boolean => (word & OVERFLOW) === 0 && ((word >>> 16) & word & NEAR) === (word & NEAR)
 
 /**
+ * Hits listed as they come, one place's: each one's trip slot, a number (its waypoint's place in
+ * the trip, or its word bit) and its rank, in arrays that double when full.
+ */
+export class HitList {
+  slot = new Int32Array(1024)
+  value = new Int32Array(1024)
+  rank = new Int32Array(1024)
+  count = 0
+  /** The place the hits are of: 1 `from`, 2 `to`. */
+  side: 1 | 2 = 1
+
+  push(slot: number, value: number, rank: number, side: 1 | 2): void {
+    if (this.count === this.slot.length) {
+      this.slot = doubled(this.slot)
+      this.value = doubled(this.value)
+      this.rank = doubled(this.rank)
+    }
+    this.slot[this.count] = slot
+    this.value[this.count] = value
+    this.rank[this.count++] = rank
+    this.side = side
+  }
+}
+
+/**
  * The ranks of a pair search's hits (`NearHits`), per candidate and place in the trip, and what
  * they decide: where every waypoint of a candidate near either place is surely within its radius,
  * the rank bounds of each pair of them (`RankBounds`) may single out the least sum of distances,
  * the segment `bestSegment` would choose from the exact distances, with none measured.
  */
 export class PairRanks {
-  // The second place's hits on marked trips, listed as they come.
-  private slot = new Int32Array(1024)
-  private place = new Int32Array(1024)
-  private rank = new Int32Array(1024)
-  private count = 0
-  private side = 2
+  /** The second place's hits on marked trips, by place in the trip. */
+  private readonly then = new HitList()
   private rows = new Uint8Array(0)
   private rowOf = new Int32Array(0)
   private readonly from = new RankBounds()
@@ -39,21 +60,13 @@ export class PairRanks {
   /** Starts a search over `slots` slots, ranks in `levels` levels (0: none listed, nothing decided). */
   begin(slots: number, levels: number): void {
     if (this.rowOf.length < slots) this.rowOf = new Int32Array(slots)
-    this.count = 0
+    this.then.count = 0
     this.levels = levels
   }
 
   /** A hit of the place scanned second (`side`) on a marked trip. */
   listThen(slot: number, k: number, rank: number, side: 1 | 2): void {
-    if (this.count === this.slot.length) {
-      this.slot = doubled(this.slot)
-      this.place = doubled(this.place)
-      this.rank = doubled(this.rank)
-    }
-    this.slot[this.count] = slot
-    this.place[this.count] = k
-    this.rank[this.count++] = rank
-    this.side = side
+    this.then.push(slot, k, rank, side)
   }
 
   /**
@@ -64,8 +77,9 @@ export class PairRanks {
     if (this.rows.length < ROW * n) this.rows = new Uint8Array(ROW * Math.max(n, 2 * (this.rows.length / ROW)))
     this.rows.fill(NOT_LISTED, 0, ROW * n)
     for (let c = 0; c < n; c++) this.rowOf[found[c]!] = c
-    const at = (this.side - 1) * 16
-    for (let h = 0; h < this.count; h++) this.rows[this.rowOf[this.slot[h]!]! * ROW + at + this.place[h]!] = this.rank[h]!
+    const { then } = this
+    const at = (then.side - 1) * 16
+    for (let h = 0; h < then.count; h++) this.rows[this.rowOf[then.slot[h]!]! * ROW + at + then.value[h]!] = then.rank[h]!
   }
 
   /** A hit of the place scanned first (`side`), on candidate `slot`, waypoint `k`. */
