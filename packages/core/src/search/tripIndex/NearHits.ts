@@ -1,14 +1,8 @@
 import { bestSegment, distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
-import { allSure, HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
+import { allSure, bitOf, firstPlace, NEAR, onlyOneSure, OVERFLOW, POSITIONS } from "./nearWord.js"
+import { HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
 import type { TripColumns } from "./TripColumns.js"
-
-// A trip's waypoints near one place, as one 32-bit word: bit k for waypoint k (k < 15), bit 16 + k
-// when it is surely within the radius, OVERFLOW when a later waypoint was near (rare: its
-// distances are then measured for every waypoint).
-const POSITIONS = 15
-const NEAR = 0x7fff
-const OVERFLOW = 0x8000
 
 /** Slots a search may have: a listed hit (`NearHits.only`) packs its slot above 5 bits of an int32 (and its rank's, when the slots leave room). */
 const MAX_SLOTS = 1 << 26
@@ -26,16 +20,6 @@ const NO_RANK = 127
 const rankedWord = (k: number, best: number, second: number): number => RANKED | k | (best << 4) | (second << 11)
 // A pair lists its hits' ranks too, in `PairRanks`, which may decide a candidate's segment.
 
-const bitOf = (k: number, sure: number): number => (k < POSITIONS ? (1 << k) | (sure << (16 + k)) : OVERFLOW)
-
-/** The place in its trip of the lowest waypoint of `word` (its only one, for `onlyOneSure`). */
-const firstPlace = (word: number): number => 31 - Math.clz32(word & NEAR & -(word & NEAR))
-
-/** True when `word` has exactly one waypoint, surely within the radius. */
-const onlyOneSure = (word: number): boolean => {
-  const near = word & (NEAR | OVERFLOW)
-  return near !== 0 && (near & (near - 1)) === 0 && near !== OVERFLOW && ((word >>> 16) & near) !== 0
-}
 
 /**
  * The waypoints the grid found near each place of one search (`GeoGrid.scanNear`), per candidate

@@ -1,10 +1,7 @@
 import type { FlatBox } from "./GeoGrid.js"
+import { firstPlace, NEAR } from "./nearWord.js"
 import { RankBounds } from "./rankBounds.js"
 
-// The words' layout (see `NearHits`): bit k for waypoint k below 15, bit 16 + k when surely within
-// the radius, OVERFLOW for a later one.
-const NEAR = 0x7fff
-const OVERFLOW = 0x8000
 /** A row of ranks per candidate: 16 places for `from`, then 16 for `to`, NOT_LISTED where none. */
 const NOT_LISTED = 255
 const ROW = 32
@@ -12,10 +9,6 @@ const ROW = 32
 const SUM_SLACK = 1e-9
 export const UNDECIDED = -2
 
-const lowestPlace = (bits: number): number => 31 - Math.clz32(bits & -bits)
-
-/** True when `word` has no waypoint past the 15th and every waypoint in it is surely within the radius. */
-export const allSure = (word: number): boolean => (word & OVERFLOW) === 0 && ((word >>> 16) & word & NEAR) === (word & NEAR)
 
 /**
  * Hits listed as they come, one place's: each one's trip slot, a number (its waypoint's place in
@@ -105,11 +98,11 @@ export class PairRanks {
     let bi = -1
     let bj = -1
     for (let fi = f & NEAR; fi !== 0; fi &= fi - 1) {
-      const i = lowestPlace(fi)
+      const i = firstPlace(fi)
       const ri = rows[row + i]!
       if (ri === NOT_LISTED) return UNDECIDED
       for (let gj = g & NEAR & ~((2 << i) - 1); gj !== 0; gj &= gj - 1) {
-        const j = lowestPlace(gj)
+        const j = firstPlace(gj)
         const rj = rows[row + 16 + j]!
         if (rj === NOT_LISTED) return UNDECIDED
         const upper = hiF[ri]! + hiT[rj]!
@@ -123,9 +116,9 @@ export class PairRanks {
     if (bi < 0) return -1
     const cut = least * (1 + SUM_SLACK) + SUM_SLACK
     for (let fi = f & NEAR; fi !== 0; fi &= fi - 1) {
-      const i = lowestPlace(fi)
+      const i = firstPlace(fi)
       for (let gj = g & NEAR & ~((2 << i) - 1); gj !== 0; gj &= gj - 1) {
-        const j = lowestPlace(gj)
+        const j = firstPlace(gj)
         if ((i !== bi || j !== bj) && loF[rows[row + i]!]! + loT[rows[row + 16 + j]!]! <= cut) return UNDECIDED
       }
     }
