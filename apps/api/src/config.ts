@@ -52,6 +52,7 @@ export interface ApiConfig {
   /**
    * `MATCHER_MAX_WAIT_MS`, default 500: the longest a search should wait for a worker; a search that
    * would wait longer is refused at once (503 `service.overloaded`), keys sharing the pool fairly.
+   * A search admitted is run, never refused later.
    * `off`: bounded by `MATCHER_MAX_QUEUE` only.
    */
   readonly matcherMaxWaitMs: number | undefined

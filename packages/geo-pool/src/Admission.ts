@@ -13,9 +13,11 @@
  *   thread or a burst of slow searches, the oldest task's wait does); or when `maxQueue` already wait.
  *   Then, if another key has more tasks waiting than the arriving one's key, that key's newest task
  *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
- * - A task that still waited more than twice `maxWaitMs` (the estimate was wrong: searches became
- *   slower) is refused when its turn comes, not started. The margin lets the estimate err a little
- *   (it is an average) without turning arrivals admitted at the bound into slow refusals.
+ * - A task admitted is started at its turn, however long it waited: every refusal is decided at
+ *   the door, where it costs nothing and is answered at once. Refusing a task at its turn would
+ *   answer a 503 after the whole wait, the slowest answer there is; the sojourn rule above already
+ *   stops admitting once the queue's oldest task has waited the bound, so what was admitted before
+ *   is a bounded backlog.
  * - A task whose `signal` aborts while it waits (its client has gone) leaves the queue at once,
  *   rejected with `Cancelled`, and is never started.
  */
@@ -91,9 +93,9 @@ export class AdmissionQueue {
   private readonly now: () => number
   /**
    * Refusals so far, by where they were decided: by `shed` before the task was submitted, at its
-   * arrival, pushed out by another key's task, at its turn after too long a wait, its signal aborted.
+   * arrival, pushed out by another key's task, its signal aborted.
    */
-  readonly refused = { shed: 0, arrival: 0, pushedOut: 0, stale: 0, cancelled: 0 }
+  readonly refused = { shed: 0, arrival: 0, pushedOut: 0, cancelled: 0 }
   /** The same refusals by reason. */
   readonly refusedFor: Record<RefusalReason, number> = { queueTime: 0, queueCount: 0, clientGone: 0 }
 
@@ -270,12 +272,6 @@ export class AdmissionQueue {
       // The key goes to the back of the ring if it still has tasks waiting.
       if (queue.length > 0) this.ring.push(key)
       this.forget(entry, queue)
-      if (this.now() - entry.enqueuedAt > 2 * this.options.maxWaitMs) {
-        this.refused.stale++
-        this.refusedFor.queueTime++
-        entry.reject(new QueueFull("wait"))
-        continue
-      }
       this.begin(entry.start).then(entry.resolve, entry.reject)
     }
   }

@@ -60,8 +60,8 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
       expect(calmResults.every((r) => r.ok)).toBe(true)
       expect(pool.admission!.refused.pushedOut).toBe(3)
       // A push-out is one refusal (the flooder's), not two.
-      const { arrival, pushedOut, stale, shed } = pool.admission!.refused
-      expect(pool.refusals.queueTime).toBe(arrival + pushedOut + stale + shed)
+      const { arrival, pushedOut, shed } = pool.admission!.refused
+      expect(pool.refusals.queueTime).toBe(arrival + pushedOut + shed)
       // ... served round-robin with the flood's, not behind all of it: the last calm task ends
       // within its first few turns, well before the flood's last admitted task.
       const calmLast = Math.max(...calmResults.map((r) => r.at))
@@ -100,6 +100,21 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     expect(await Promise.all(waiting)).toEqual(["b", "c"])
     expect([queue.size, queue.oldestWaitMs, queue.admits("k")]).toEqual([0, 0, true])
     expect(await queue.submit("k", async () => "e")).toBe("e")
+  })
+
+  it("starts every task it admitted at its turn, however long it waited: refusals are decided at the door only", async () => {
+    let clock = 0
+    const queue = new AdmissionQueue({ slots: 1, workers: 1, maxQueue: 100, maxWaitMs: 100, now: () => clock })
+    let finish: () => void = () => {}
+    const running = queue.submit("k", () => new Promise<void>((resolve) => (finish = resolve)))
+    const waiting = [queue.submit("k", async () => "b"), queue.submit("other", async () => "c")]
+    // The running task takes ten times the bound: the two admitted have waited that long at their turn.
+    clock = 1_000
+    finish()
+    await running
+    expect(await Promise.all(waiting)).toEqual(["b", "c"])
+    expect(queue.refused).toEqual({ shed: 0, arrival: 0, pushedOut: 0, cancelled: 0 })
+    expect(queue.refusedFor).toEqual({ queueTime: 0, queueCount: 0, clientGone: 0 })
   })
 
   it("never runs a task whose caller has gone while it waited", async () => {
