@@ -2,15 +2,19 @@
  * The admission queue in front of the pool's workers: what a task may wait is bounded by time, not
  * only by count, and a key that floods cannot take the others' places.
  *
- * - At most `slots` tasks are handed on (`start`) at a time; the others wait here, one FIFO queue
- *   per key, the keys served round-robin, so that while the pool is saturated each key waiting gets
- *   an equal share of the starts whatever it sent.
+ * - At most `slots` tasks are handed on (`start`) at a time, or with `aheadMs` as many as give each
+ *   worker that much work ahead at the workers' recent task time (up to `maxSlots`); the others
+ *   wait here, one FIFO queue per key, the keys served round-robin, so that while the pool is
+ *   saturated each key waiting gets an equal share of the starts whatever it sent.
  * - A task is refused at arrival (`QueueFull`, answered 503 at once, before it cost anything) when
  *   the wait it would have, estimated from the queue's length and the recent time between two
  *   tasks ending (from the workers' own task times when given, else as seen here), is over
- *   `maxWaitMs`; when a task waiting has already waited longer than that (the queue's sojourn,
- *   as CoDel reads it: the estimate, an average of the workers' times, does not see a busy HTTP
- *   thread or a burst of slow searches, the oldest task's wait does); or when `maxQueue` already wait.
+ *   `maxWaitMs`; when the task waiting longest has waited longer than that, and the queue's
+ *   longest wait has stayed over it for `SOJOURN_INTERVAL_MS` (the queue's sojourn, as CoDel reads
+ *   it: the estimate, an average of the workers' times, does not see a busy HTTP thread or a burst
+ *   of slow searches, the oldest task's wait does; and as in CoDel only a wait that persists
+ *   counts, so that a pause of this thread, a garbage collection say, does not turn the requests
+ *   it delayed into refusals once it ends); or when `maxQueue` already wait.
  *   Then, if another key has more tasks waiting than the arriving one's key, that key's newest task
  *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
  * - A task admitted is started at its turn, however long it waited: every refusal is decided at
@@ -44,6 +48,15 @@ export class Cancelled extends Error {
 export interface AdmissionOptions {
   /** Tasks started and not settled at most (the workers, plus a short queue keeping them fed). */
   readonly slots: number
+  /**
+   * With `maxSlots`: more tasks started than `slots` when the workers' tasks are short, as many as
+   * give each worker this much work (ms) ahead of it. A worker only gets its next task when this
+   * thread sees one end, and under overload this thread is busy for tens of milliseconds at a
+   * time: a short queue of short tasks would leave the workers idle meanwhile.
+   */
+  readonly aheadMs?: number
+  /** The most tasks started at a time with `aheadMs`. */
+  readonly maxSlots?: number
   /** Tasks that run at once among those started (the pool's workers). */
   readonly workers: number
   /** Tasks waiting here at most. */
@@ -68,13 +81,29 @@ interface Entry {
   readonly enqueuedAt: number
   readonly signal: AbortSignal | undefined
   onAbort: (() => void) | undefined
+  /** Out of the queue (started, refused or cancelled). */
+  gone: boolean
 }
 
 /** Weight of the newest task in the moving average of the interval between two tasks ending. */
 const EWMA_WEIGHT = 1 / 16
 
+/**
+ * How long the queue's longest wait must stay over `maxWaitMs` before arrivals are refused for it
+ * (CoDel's interval). Longer than this thread's pauses under load (garbage collections, the CPU
+ * shared with the workers: 13-42 ms at most in docs/PERFORMANCE.md's runs), short against a
+ * sustained overload.
+ */
+export const SOJOURN_INTERVAL_MS = 100
+
 export class AdmissionQueue {
   private readonly queues = new Map<string, Array<Entry>>()
+  /**
+   * Every task queued, in the order they came (so by `enqueuedAt`), those gone skipped from the
+   * front as it is read: the one waiting longest is the first not gone, whatever the keys.
+   */
+  private arrivals: Array<Entry> = []
+  private arrivalsHead = 0
   /** Keys with tasks waiting, in round-robin order: the next start is `ring[0]`'s. */
   private ring: Array<string> = []
   private waiting = 0
@@ -90,6 +119,12 @@ export class AdmissionQueue {
   private intervalMs = 0
   /** When the previous task ended while tasks waited (undefined: it ended with none waiting). */
   private lastSaturatedEnd: number | undefined
+  /**
+   * Since when the queue's longest wait has been over `maxWaitMs` without a break, as last seen
+   * (undefined: it was not when last looked at). Looked at on every arrival and every start: the
+   * task waiting longest only changes then, and its wait only grows in between.
+   */
+  private overBoundSince: number | undefined
   private readonly now: () => number
   /**
    * Refusals so far, by where they were decided: by `shed` before the task was submitted, at its
@@ -127,7 +162,7 @@ export class AdmissionQueue {
    * caller makes before preparing the task, so that a refusal costs nothing.
    */
   admits(key: string): boolean {
-    if (this.running < this.options.slots && this.waiting === 0) return true
+    if (this.running < this.slotsNow() && this.waiting === 0) return true
     if (!this.overloaded()) return true
     return this.longestOtherThan(key) !== undefined
   }
@@ -150,7 +185,7 @@ export class AdmissionQueue {
       this.refusedFor.clientGone++
       return Promise.reject(new Cancelled())
     }
-    if (this.running < this.options.slots && this.waiting === 0) return this.begin(start) as Promise<R>
+    if (this.running < this.slotsNow() && this.waiting === 0) return this.begin(start) as Promise<R>
     if (this.overloaded()) {
       const bound = this.boundReached()
       this.refusedFor[bound]++
@@ -174,7 +209,8 @@ export class AdmissionQueue {
         reject,
         enqueuedAt: this.now(),
         signal,
-        onAbort: undefined
+        onAbort: undefined,
+        gone: false
       }
       if (signal !== undefined) {
         entry.onAbort = () => {
@@ -196,21 +232,59 @@ export class AdmissionQueue {
         this.ring.push(key)
       }
       queue.push(entry)
+      this.arrivals.push(entry)
       this.waiting++
     })
   }
 
-  /** How long the task that has waited longest has waited so far (ms), 0 with none waiting. */
-  get oldestWaitMs(): number {
-    let oldest = Infinity
-    for (const key of this.ring) oldest = Math.min(oldest, this.queues.get(key)![0]!.enqueuedAt)
-    return oldest === Infinity ? 0 : this.now() - oldest
+  /** Tasks that may be started and not settled now (see `aheadMs`). */
+  slotsNow(): number {
+    const { slots, aheadMs, maxSlots, workers } = this.options
+    if (aheadMs === undefined || maxSlots === undefined) return slots
+    const service = this.options.serviceMs?.()
+    if (service === undefined || !(service > 0)) return slots
+    return Math.min(maxSlots, Math.max(slots, workers * Math.ceil(aheadMs / service)))
   }
 
-  /** By count, by the estimated wait of one more task, or by the wait the oldest task has had already. */
+  /** How long the task that has waited longest has waited so far (ms), 0 with none waiting. */
+  get oldestWaitMs(): number {
+    const oldest = this.oldestEnqueuedAt()
+    return oldest === undefined ? 0 : this.now() - oldest
+  }
+
+  private oldestEnqueuedAt(): number | undefined {
+    const arrivals = this.arrivals
+    while (this.arrivalsHead < arrivals.length && arrivals[this.arrivalsHead]!.gone) this.arrivalsHead++
+    if (this.arrivalsHead === arrivals.length) {
+      this.arrivals = []
+      this.arrivalsHead = 0
+      return undefined
+    }
+    // The front already read is dropped once it is most of the array.
+    if (this.arrivalsHead > 1024 && this.arrivalsHead * 2 > arrivals.length) {
+      this.arrivals = arrivals.slice(this.arrivalsHead)
+      this.arrivalsHead = 0
+    }
+    return this.arrivals[this.arrivalsHead]!.enqueuedAt
+  }
+
+  /** Whether the queue's longest wait has been over `maxWaitMs` for `SOJOURN_INTERVAL_MS` now. */
+  private sojournOverBound(): boolean {
+    const oldest = this.oldestEnqueuedAt()
+    const now = this.now()
+    if (oldest === undefined || now - oldest <= this.options.maxWaitMs) {
+      this.overBoundSince = undefined
+      return false
+    }
+    // Over since the task waiting longest passed the bound, unless an earlier one already was.
+    this.overBoundSince ??= oldest + this.options.maxWaitMs
+    return now - this.overBoundSince >= SOJOURN_INTERVAL_MS
+  }
+
+  /** By count, by the estimated wait of one more task, or by the wait the queue's oldest tasks have had. */
   private overloaded(): boolean {
     const { maxQueue, maxWaitMs } = this.options
-    return this.waiting >= maxQueue || this.estimatedWaitMs > maxWaitMs || (this.waiting > 0 && this.oldestWaitMs > maxWaitMs)
+    return this.waiting >= maxQueue || this.estimatedWaitMs > maxWaitMs || this.sojournOverBound()
   }
 
   /** Which bound an overloaded queue is over: the count's first, since it holds whatever the estimate. */
@@ -235,6 +309,7 @@ export class AdmissionQueue {
   /** Takes `entry` (already removed from `queue`) out of the books. */
   private forget(entry: Entry, queue: Array<Entry>): void {
     this.waiting--
+    entry.gone = true
     if (entry.onAbort !== undefined) entry.signal!.removeEventListener("abort", entry.onAbort)
     if (queue.length === 0) {
       this.queues.delete(entry.key)
@@ -265,7 +340,8 @@ export class AdmissionQueue {
 
   /** Starts waiting tasks, round-robin over the keys, while slots are free. */
   private next(): void {
-    while (this.running < this.options.slots && this.ring.length > 0) {
+    const slots = this.slotsNow()
+    while (this.running < slots && this.ring.length > 0) {
       const key = this.ring.shift()!
       const queue = this.queues.get(key)!
       const entry = queue.shift()!
@@ -274,5 +350,7 @@ export class AdmissionQueue {
       this.forget(entry, queue)
       this.begin(entry.start).then(entry.resolve, entry.reject)
     }
+    // The task waiting longest may have changed: a new one under the bound ends the spell over it.
+    this.sojournOverBound()
   }
 }

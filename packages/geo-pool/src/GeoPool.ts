@@ -27,8 +27,9 @@ export interface GeoPoolOptions {
   /**
    * With a value, what a task may wait is bounded by time too: tasks wait in an `AdmissionQueue`
    * (per-key round-robin, refused at arrival when they would wait longer than this many
-   * milliseconds, never started once their signal aborted), and piscina's own queue holds at most
-   * one task per worker. Without (the default), tasks wait in piscina's queue, bounded by `maxQueue` only.
+   * milliseconds, never started once their signal aborted), and each worker is handed at most
+   * about 20 ms of work ahead (`WORK_AHEAD_MS`). Without (the default), tasks wait in piscina's
+   * queue, bounded by `maxQueue` only.
    */
   readonly maxWaitMs?: number
   /** How often the index's writer pulls the store's changes (default 200 ms). */
@@ -63,6 +64,18 @@ export const DEFAULT_REFRESH_MS = 200
  * The recent mean time of a task in the workers (ms), from their shared `work` counters: a moving
  * average over batches of at least 8 tasks; undefined until the first batch.
  */
+/**
+ * The work (ms, at the workers' recent task time) each worker is handed ahead of the task it runs,
+ * when the admission queue is on. Under overload the server's thread, which hands the tasks out,
+ * is busy for 10-50 ms at a time (1,024 requests read in one turn of its event loop); with one
+ * task ahead, workers sat idle through that and served a seventh of what they could
+ * (docs/PERFORMANCE.md, Overload).
+ */
+const WORK_AHEAD_MS = 20
+
+/** The most tasks handed to one worker at a time (its running one included). */
+const MAX_TASKS_PER_WORKER = 64
+
 const taskTimeIn = (work: BigInt64Array): (() => number | undefined) => {
   let micros = 0n
   let tasks = 0n
@@ -129,15 +142,18 @@ export class GeoPool {
     const threads = Math.max(1, options.threads ?? availableParallelism())
     if (!(Number.isInteger(options.maxQueue) && options.maxQueue >= 1)) throw new Error("geo-pool: maxQueue must be an integer >= 1")
     if (options.maxWaitMs !== undefined && !(options.maxWaitMs > 0)) throw new Error("geo-pool: maxWaitMs must be > 0")
-    // With the admission queue, piscina holds one task per worker beyond the running ones (in the
-    // worker's own queue: see concurrentTasksPerWorker), enough to keep a worker fed while this
-    // thread is busy, short enough that the wait is decided here.
+    // With the admission queue, piscina hands each worker tasks beyond the one it runs (in the
+    // worker's own queue: see concurrentTasksPerWorker): at least one, and as many as make
+    // WORK_AHEAD_MS of its recent task time, enough to keep it fed while this thread is busy with
+    // requests, short enough that the wait is decided here (and a key's fair share kept).
     const work = new BigInt64Array(new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT))
     const admission =
       options.maxWaitMs === undefined
         ? undefined
         : new AdmissionQueue({
             slots: 2 * threads,
+            aheadMs: WORK_AHEAD_MS,
+            maxSlots: MAX_TASKS_PER_WORKER * threads,
             workers: threads,
             maxQueue: options.maxQueue,
             maxWaitMs: options.maxWaitMs,
@@ -162,10 +178,10 @@ export class GeoPool {
       maxThreads: threads,
       idleTimeout: Number.MAX_SAFE_INTEGER,
       maxQueue: admission === undefined ? options.maxQueue : threads,
-      // With the admission queue, each worker is handed its next task while it runs one: the task
-      // waits in the worker's own message queue, so the worker goes on to it without waiting for
+      // With the admission queue, each worker is handed its next tasks while it runs one: they
+      // wait in the worker's own message queue, so the worker goes on to them without waiting for
       // this thread (busy with requests under overload) to see the first one end.
-      concurrentTasksPerWorker: admission === undefined ? 1 : 2,
+      concurrentTasksPerWorker: admission === undefined ? 1 : MAX_TASKS_PER_WORKER,
       // 'sync' would park idle workers in Atomics.wait, which also stops their refresh timer.
       atomics: "async",
       workerData

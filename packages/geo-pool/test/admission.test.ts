@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { AdmissionQueue, Cancelled, GeoPool, QueueFull } from "../dist/index.js"
+import { AdmissionQueue, Cancelled, GeoPool, QueueFull, SOJOURN_INTERVAL_MS } from "../dist/index.js"
 import { makeStore } from "./storeFixture.js"
 
 /** Settles every promise; each one's outcome and when it settled (ms after `t0`). */
@@ -74,7 +74,8 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     }
   })
 
-  it("refuses at the door while the oldest waiting task has already waited longer than maxWaitMs, whatever the estimate says", async () => {
+  it("refuses at the door once the oldest waiting task's wait has stayed over maxWaitMs for SOJOURN_INTERVAL_MS, whatever the estimate says", async () => {
+    expect(SOJOURN_INTERVAL_MS).toBe(100)
     let clock = 0
     const queue = new AdmissionQueue({ slots: 1, workers: 1, maxQueue: 100, maxWaitMs: 100, now: () => clock })
     let finish: () => void = () => {}
@@ -82,10 +83,15 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     // No task has ended yet: the estimated wait is 0, and two more are queued.
     const waiting = [queue.submit("k", async () => "b"), queue.submit("k", async () => "c")]
     expect([queue.estimatedWaitMs, queue.size, queue.oldestWaitMs]).toEqual([0, 2, 0])
+    // Over the bound since 100, for 50 ms: a pause of this thread, not yet an overload.
     clock = 150
     expect(queue.oldestWaitMs).toBe(150)
-    // Refused at once, not queued (a queued task would stay pending here).
-    const late = queue.submit("k", async () => "d").then(
+    expect(queue.admits("k")).toBe(true)
+    waiting.push(queue.submit("k", async () => "d"))
+    expect(queue.size).toBe(3)
+    // Over it for 100 ms: refused at once, not queued (a queued task would stay pending here).
+    clock = 200
+    const late = queue.submit("k", async () => "e").then(
       () => "admitted",
       (e: unknown) => e
     )
@@ -94,12 +100,42 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     expect(queue.refusedFor.queueTime).toBe(1)
     expect(queue.admits("k")).toBe(false)
     // Once the queue has drained, arrivals are admitted again.
-    clock = 160
+    clock = 210
     finish()
     await running
-    expect(await Promise.all(waiting)).toEqual(["b", "c"])
+    expect(await Promise.all(waiting)).toEqual(["b", "c", "d"])
     expect([queue.size, queue.oldestWaitMs, queue.admits("k")]).toEqual([0, 0, true])
-    expect(await queue.submit("k", async () => "e")).toBe("e")
+    expect(await queue.submit("k", async () => "f")).toBe("f")
+  })
+
+  it("starts the sojourn's interval afresh when the task waiting longest is under the bound again", async () => {
+    let clock = 0
+    // The workers' tasks take 1 ms: the estimate never refuses here, only the sojourn.
+    const queue = new AdmissionQueue({ slots: 1, workers: 1, maxQueue: 100, maxWaitMs: 100, serviceMs: () => 1, now: () => clock })
+    const finishes: Array<() => void> = []
+    const blocker = () => new Promise<string>((resolve) => finishes.push(() => resolve("done")))
+    const first = queue.submit("k", blocker)
+    const a = queue.submit("k", blocker)
+    clock = 120
+    const b = queue.submit("other", blocker)
+    // a has waited 150 ms (over the bound since 100), b 30.
+    clock = 150
+    expect(queue.admits("k")).toBe(true)
+    // a starts: the task waiting longest is now b, under the bound, and the spell over it ends.
+    finishes.shift()!()
+    await first
+    expect([queue.size, queue.oldestWaitMs]).toEqual([1, 30])
+    // b passes the bound at 220; at 260 it has been over it for 40 ms only, where the spell begun
+    // by a would have lasted 160.
+    clock = 260
+    expect(queue.admits("k")).toBe(true)
+    clock = 320
+    expect(queue.admits("k")).toBe(false)
+    finishes.shift()!()
+    await a
+    finishes.shift()!()
+    await b
+    expect(queue.admits("k")).toBe(true)
   })
 
   it("starts every task it admitted at its turn, however long it waited: refusals are decided at the door only", async () => {
@@ -115,6 +151,22 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     expect(await Promise.all(waiting)).toEqual(["b", "c"])
     expect(queue.refused).toEqual({ shed: 0, arrival: 0, pushedOut: 0, cancelled: 0 })
     expect(queue.refusedFor).toEqual({ queueTime: 0, queueCount: 0, clientGone: 0 })
+  })
+
+  it("starts more tasks than its slots when the workers' tasks are short: aheadMs of work per worker, up to maxSlots", async () => {
+    let service: number | undefined = 2
+    const queue = new AdmissionQueue({ slots: 2, workers: 2, aheadMs: 10, maxSlots: 9, maxQueue: 100, maxWaitMs: 1_000, serviceMs: () => service })
+    // 10 ms ahead of each of 2 workers at 2 ms a task: 10 tasks, at most 9.
+    expect(queue.slotsNow()).toBe(9)
+    const never = () => new Promise<void>(() => {})
+    for (let k = 0; k < 12; k++) void queue.submit("k", never)
+    expect([queue.inFlight, queue.size]).toEqual([9, 3])
+    // Long tasks, or none measured yet: `slots`.
+    service = 30
+    expect(queue.slotsNow()).toBe(2)
+    service = undefined
+    expect(queue.slotsNow()).toBe(2)
+    expect(new AdmissionQueue({ slots: 3, workers: 1, maxQueue: 1, maxWaitMs: 1, serviceMs: () => 0.1 }).slotsNow()).toBe(3)
   })
 
   it("never runs a task whose caller has gone while it waited", async () => {
