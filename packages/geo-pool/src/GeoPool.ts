@@ -28,7 +28,7 @@ export interface GeoPoolOptions {
    * With a value, what a task may wait is bounded by time too: tasks wait in an `AdmissionQueue`
    * (per-key round-robin, refused at arrival when they would wait longer than this many
    * milliseconds, never started once their signal aborted), and each worker is handed at most
-   * about 20 ms of work ahead (`WORK_AHEAD_MS`). Without (the default), tasks wait in piscina's
+   * about 20 ms of work ahead (`WORK_AHEAD_MS`; a quarter of this bound when that is less). Without (the default), tasks wait in piscina's
    * queue, bounded by `maxQueue` only.
    */
   readonly maxWaitMs?: number
@@ -152,7 +152,8 @@ export class GeoPool {
         ? undefined
         : new AdmissionQueue({
             slots: 2 * threads,
-            aheadMs: WORK_AHEAD_MS,
+            // A task's wait in a worker's own queue is not seen by the time bound: a quarter of it at most.
+            aheadMs: Math.min(WORK_AHEAD_MS, options.maxWaitMs / 4),
             maxSlots: MAX_TASKS_PER_WORKER * threads,
             workers: threads,
             maxQueue: options.maxQueue,
