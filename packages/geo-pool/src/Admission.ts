@@ -19,9 +19,8 @@
  *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
  * - A task admitted is started at its turn, however long it waited: every refusal is decided at
  *   the door, where it costs nothing and is answered at once. Refusing a task at its turn would
- *   answer a 503 after the whole wait, the slowest answer there is; the sojourn rule above already
- *   stops admitting once the queue's oldest task has waited the bound, so what was admitted before
- *   is a bounded backlog.
+ *   answer a 503 after the whole wait, the slowest answer there is; the rules above stop admitting
+ *   once the queue's wait is over the bound, so what was admitted before is a bounded backlog.
  * - A task whose `signal` aborts while it waits (its client has gone) leaves the queue at once,
  *   rejected with `Cancelled`, and is never started.
  */
@@ -121,8 +120,8 @@ export class AdmissionQueue {
   private lastSaturatedEnd: number | undefined
   /**
    * Since when the queue's longest wait has been over `maxWaitMs` without a break, as last seen
-   * (undefined: it was not when last looked at). Looked at on every arrival and every start: the
-   * task waiting longest only changes then, and its wait only grows in between.
+   * (undefined: it was not when last looked at). Looked at on arrivals, starts and cancellations:
+   * the task waiting longest only changes then, and its wait only grows in between.
    */
   private overBoundSince: number | undefined
   private readonly now: () => number
@@ -219,6 +218,8 @@ export class AdmissionQueue {
           if (at < 0) return
           queue!.splice(at, 1)
           this.forget(entry, queue!)
+          // It may have been the task waiting longest.
+          this.sojournOverBound()
           this.refused.cancelled++
           this.refusedFor.clientGone++
           reject(new Cancelled())

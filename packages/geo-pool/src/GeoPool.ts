@@ -28,8 +28,8 @@ export interface GeoPoolOptions {
    * With a value, what a task may wait is bounded by time too: tasks wait in an `AdmissionQueue`
    * (per-key round-robin, refused at arrival when they would wait longer than this many
    * milliseconds, never started once their signal aborted), and each worker is handed at most
-   * about 20 ms of work ahead (`WORK_AHEAD_MS`; a quarter of this bound when that is less). Without (the default), tasks wait in piscina's
-   * queue, bounded by `maxQueue` only.
+   * about 20 ms of work ahead (`WORK_AHEAD_MS`; a quarter of this bound when that is less).
+   * Without (the default), tasks wait in piscina's queue, bounded by `maxQueue` only.
    */
   readonly maxWaitMs?: number
   /** How often the index's writer pulls the store's changes (default 200 ms). */
@@ -61,10 +61,6 @@ const QUEUE_LIMIT_MESSAGES = new Set(["Task queue is at limit", "No task queue a
 export const DEFAULT_REFRESH_MS = 200
 
 /**
- * The recent mean time of a task in the workers (ms), from their shared `work` counters: a moving
- * average over batches of at least 8 tasks; undefined until the first batch.
- */
-/**
  * The work (ms, at the workers' recent task time) each worker is handed ahead of the task it runs,
  * when the admission queue is on. Under overload the server's thread, which hands the tasks out,
  * is busy for 10-50 ms at a time (1,024 requests read in one turn of its event loop); with one
@@ -76,6 +72,10 @@ const WORK_AHEAD_MS = 20
 /** The most tasks handed to one worker at a time (its running one included). */
 const MAX_TASKS_PER_WORKER = 64
 
+/**
+ * The recent mean time of a task in the workers (ms), from their shared `work` counters: a moving
+ * average over batches of at least 8 tasks; undefined until the first batch.
+ */
 const taskTimeIn = (work: BigInt64Array): (() => number | undefined) => {
   let micros = 0n
   let tasks = 0n
