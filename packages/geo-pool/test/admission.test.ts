@@ -153,6 +153,26 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     expect(queue.refusedFor).toEqual({ queueTime: 0, queueCount: 0, clientGone: 0 })
   })
 
+  it("starts the sojourn's interval afresh when the task waiting longest leaves the queue because its client has gone", async () => {
+    let clock = 0
+    const queue = new AdmissionQueue({ slots: 1, workers: 1, maxQueue: 100, maxWaitMs: 100, serviceMs: () => 1, now: () => clock })
+    void queue.submit("k", () => new Promise<void>(() => {}))
+    const gone = new AbortController()
+    const a = queue.submit("k", async () => "a", gone.signal)
+    clock = 120
+    void queue.submit("other", async () => "b")
+    clock = 150
+    // a has been over the bound for 50 ms; its client leaves, and b (30 ms) is the oldest.
+    expect(queue.admits("k")).toBe(true)
+    gone.abort()
+    await expect(a).rejects.toBeInstanceOf(Cancelled)
+    // b has been over the bound since 220: 40 ms at 260, not the 160 of a spell begun by a.
+    clock = 260
+    expect(queue.admits("k")).toBe(true)
+    clock = 320
+    expect(queue.admits("k")).toBe(false)
+  })
+
   it("starts more tasks than its slots when the workers' tasks are short: aheadMs of work per worker, up to maxSlots", async () => {
     let service: number | undefined = 2
     const queue = new AdmissionQueue({ slots: 2, workers: 2, aheadMs: 10, maxSlots: 9, maxQueue: 100, maxWaitMs: 1_000, serviceMs: () => service })
