@@ -4,10 +4,10 @@ import { Piscina } from "piscina"
 import { randomUUID } from "node:crypto"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
-import { isGeoWorkerEvent, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
+import { isGeoWorkerEvent, isNotRun, type GeoTask, type GeoTaskResult, type GeoWorkerData, type WorkerStats } from "./GeoTask.js"
 import { IndexWriter, newWriterStats, STATS } from "./IndexWriter.js"
 import type { IndexLoad } from "./loadIndex.js"
-import { AdmissionQueue, QueueFull, type RefusalReason } from "./Admission.js"
+import { AdmissionQueue, Cancelled, QueueFull, type RefusalReason } from "./Admission.js"
 
 export interface GeoPoolOptions {
   /** The SQLite store file the index's writer follows when no `store` is given (then not `:memory:`). */
@@ -118,6 +118,10 @@ export class GeoPool {
   private closed = false
   /** Tasks piscina's own queue refused (full): without the admission queue, the count bound. */
   private piscinaQueueFull = 0
+  /** Tasks a worker did not run because their caller had gone (their flag in `cancel` set). */
+  private notRun = 0
+  /** The `cancel` flags not held by a task handed to a worker. */
+  private readonly freeCancelSlots: Array<number>
 
   private constructor(
     private readonly piscina: Piscina,
@@ -127,8 +131,11 @@ export class GeoPool {
     readonly maxQueue: number,
     /** The time-bounded queue in front of piscina's (with `maxWaitMs`). */
     readonly admission: AdmissionQueue | undefined,
-    private readonly ready: Map<number, WorkerStats>
-  ) {}
+    private readonly ready: Map<number, WorkerStats>,
+    private readonly cancel: Int32Array
+  ) {
+    this.freeCancelSlots = Array.from({ length: cancel.length }, (_, slot) => slot)
+  }
 
   /** Starts the workers and loads the index, and waits until every worker is ready. */
   static async start(options: GeoPoolOptions): Promise<GeoPool> {
@@ -166,8 +173,11 @@ export class GeoPool {
     // thread; each waits for the writer's first image on the pool's channel.
     const channelName = `tripsearch-index-${randomUUID()}`
     const stats = newWriterStats()
+    // One flag for each task that can be in the workers' hands at once (see `run`).
+    const cancel = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (admission === undefined ? 0 : MAX_TASKS_PER_WORKER * threads)))
     const workerData: GeoWorkerData = {
       work,
+      cancel,
       channelName,
       stats,
       testTasks: options.testTasks ?? false,
@@ -224,7 +234,7 @@ export class GeoPool {
       own?.db.close()
       throw e
     }
-    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue, admission, ready)
+    const pool = new GeoPool(piscina, writer, own?.db, threads, options.maxQueue, admission, ready, cancel)
     try {
       await startup
     } catch (e) {
@@ -239,15 +249,15 @@ export class GeoPool {
 
   /**
    * Runs one task on a worker. Rejects with `QueueFull`, `Cancelled` (`signal` aborted while the
-   * task waited in the admission queue: it never ran) or `WorkerFailed`. `key` is whose task it is,
-   * for the admission queue's fair share (default: one shared key).
+   * task waited in the admission queue or in a worker's own queue: it never ran) or `WorkerFailed`.
+   * `key` is whose task it is, for the admission queue's fair share (default: one shared key).
    */
   run<T extends GeoTask>(task: T, options?: RunOptions): Promise<GeoTaskResult[T["_tag"]]> {
     // piscina would start fresh workers for a task submitted after destroy(): refuse instead.
     if (this.closed) return Promise.reject(new WorkerFailed(task._tag, new Error("the pool is closed")))
     if (task._tag === "Refresh") return this.writer.refresh().then(() => this.indexState as GeoTaskResult[T["_tag"]])
     if (this.admission === undefined) return this.dispatch(task)
-    return this.admission.submit(options?.key ?? "", () => this.dispatch(task), options?.signal)
+    return this.admission.submit(options?.key ?? "", () => this.dispatch(task, options?.signal), options?.signal)
   }
 
   /** Whether a task of `key` would be admitted now (always, without an admission queue). */
@@ -269,13 +279,30 @@ export class GeoPool {
     return {
       queueTime: own?.queueTime ?? 0,
       queueCount: (own?.queueCount ?? 0) + this.piscinaQueueFull,
-      clientGone: own?.clientGone ?? 0
+      clientGone: (own?.clientGone ?? 0) + this.notRun
     }
   }
 
-  private dispatch<T extends GeoTask>(task: T): Promise<GeoTaskResult[T["_tag"]]> {
-    return this.piscina.run(task).then(
-      (result) => result as GeoTaskResult[T["_tag"]],
+  /**
+   * Hands `task` to piscina. With a `signal`, the task takes a flag of `cancel` that the signal's
+   * abort sets, so that a worker that comes to it after its caller has gone does not run it (tasks
+   * wait in the workers' own queues, where piscina could only abort them by ending the worker).
+   */
+  private dispatch<T extends GeoTask>(task: T, signal?: AbortSignal): Promise<GeoTaskResult[T["_tag"]]> {
+    const slot = signal === undefined ? undefined : this.freeCancelSlots.pop()
+    const onAbort = slot === undefined ? undefined : () => Atomics.store(this.cancel, slot, 1)
+    if (slot !== undefined) {
+      Atomics.store(this.cancel, slot, signal!.aborted ? 1 : 0)
+      signal!.addEventListener("abort", onAbort!, { once: true })
+    }
+    const ran = this.piscina.run(slot === undefined ? task : { ...task, cancelSlot: slot }).then(
+      (result) => {
+        if (isNotRun(result)) {
+          this.notRun++
+          throw new Cancelled()
+        }
+        return result as GeoTaskResult[T["_tag"]]
+      },
       (e: unknown) => {
         if (e instanceof Error && QUEUE_LIMIT_MESSAGES.has(e.message)) {
           this.piscinaQueueFull++
@@ -284,6 +311,11 @@ export class GeoPool {
         throw new WorkerFailed(task._tag, e)
       }
     )
+    if (slot === undefined) return ran
+    return ran.finally(() => {
+      signal!.removeEventListener("abort", onAbort!)
+      this.freeCancelSlots.push(slot)
+    })
   }
 
   /** Tasks waiting for a worker (in the admission queue and piscina's). */

@@ -34,6 +34,18 @@ export type GeoTask =
   /** Test support (only with `testTasks`): the worker thread exits as if it had crashed. */
   | { readonly _tag: "Crash" }
 
+/**
+ * A task as handed to a worker: with `cancelSlot`, its flag in the pool's `cancel` array, which the
+ * pool sets when the task's caller has gone (see `GeoWorkerData.cancel`).
+ */
+export type Dispatched<T extends GeoTask = GeoTask> = T & { readonly cancelSlot?: number }
+
+/** What a worker answers for a task whose caller had gone before the worker came to it: not run. */
+export const NOT_RUN = { _tag: "NotRun" } as const
+
+export const isNotRun = (result: unknown): boolean =>
+  typeof result === "object" && result !== null && (result as { _tag?: unknown })._tag === NOT_RUN._tag
+
 /** A place name (`fn`/`tn`) resolved for a country: the place, or null when the gazetteer has none. */
 export type KnownPlace = readonly [text: string, preferredCountry: string, place: ResolvedPlace | null]
 
@@ -80,6 +92,13 @@ export interface GeoWorkerData {
   readonly stats: Float64Array
   /** Shared by every worker: the microseconds spent in tasks and the tasks run (`Atomics.add`). */
   readonly work: BigInt64Array
+  /**
+   * One flag per task handed to a worker with a signal (`Dispatched.cancelSlot`), set to 1 by the
+   * pool when the signal aborts: a worker that finds its next task's flag set answers `NOT_RUN`
+   * instead of running it. Tasks wait in a worker's own queue (see `GeoPool`), where the pool can
+   * no longer take them back.
+   */
+  readonly cancel: Int32Array
   readonly testTasks: boolean
   /** Load the gazetteer and accept `Search` tasks. */
   readonly search: boolean

@@ -28,7 +28,7 @@ import { Gazetteer } from "@tripsearch/gazetteer"
 import { encodeBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { BroadcastChannel, parentPort, threadId, workerData } from "node:worker_threads"
-import type { GeoTask, GeoWorkerData, GeoWorkerEvent, KnownPlace, SearchOutcome, WorkerStats } from "./GeoTask.js"
+import { type Dispatched, type GeoTask, type GeoWorkerData, type GeoWorkerEvent, type KnownPlace, NOT_RUN, type SearchOutcome, type WorkerStats } from "./GeoTask.js"
 import { type IndexMessage, STATS } from "./IndexWriter.js"
 
 const data = workerData as GeoWorkerData
@@ -140,7 +140,10 @@ const busy = (ms: number): void => {
  * tasks): the pool's admission estimates the wait from them, unaffected by how late a busy HTTP
  * thread sees a task end.
  */
-export default function handle(task: GeoTask): unknown {
+export default function handle(task: Dispatched): unknown {
+  // Its caller went away while it waited in this worker's queue. Not timed either: the time counted
+  // is that of the tasks run.
+  if (task.cancelSlot !== undefined && Atomics.load(data.cancel, task.cancelSlot) === 1) return NOT_RUN
   const started = performance.now()
   try {
     return run(task)

@@ -189,6 +189,35 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     expect(new AdmissionQueue({ slots: 3, workers: 1, maxQueue: 1, maxWaitMs: 1, serviceMs: () => 0.1 }).slotsNow()).toBe(3)
   })
 
+  it("never runs a task whose caller has gone while it waited in a worker's own queue", async () => {
+    const store = await makeStore(50)
+    const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 256, maxWaitMs: 5_000, testTasks: true })
+    try {
+      // Short tasks: the worker is then handed several ahead of the one it runs.
+      for (let k = 0; k < 16; k++) await pool.run({ _tag: "Busy", ms: 1 })
+      expect(pool.admission!.slotsNow()).toBeGreaterThan(2)
+      const workersBefore = [...pool.threadIds]
+      const busy = pool.run({ _tag: "Busy", ms: 300 })
+      const gone = new AbortController()
+      // Handed to the worker at once, behind the busy task: no longer in the admission queue.
+      const crash = pool.run({ _tag: "Crash" }, { signal: gone.signal })
+      expect([pool.admission!.size, pool.admission!.inFlight]).toEqual([0, 2])
+      await new Promise((r) => setTimeout(r, 50))
+      gone.abort()
+      await expect(crash).rejects.toBeInstanceOf(Cancelled)
+      await busy
+      await new Promise((r) => setTimeout(r, 100))
+      // The worker came to the crashing task after its caller had gone, and did not run it.
+      expect(pool.threadIds).toEqual(workersBefore)
+      expect(pool.refusals).toEqual({ queueTime: 0, queueCount: 0, clientGone: 1 })
+      // Its flag is free again, and clear: the next task with a signal runs.
+      expect(await pool.run({ _tag: "Busy", ms: 1 }, { signal: new AbortController().signal })).toMatchObject({ trips: expect.any(Number) })
+    } finally {
+      await pool.close()
+      store.cleanup()
+    }
+  })
+
   it("never runs a task whose caller has gone while it waited", async () => {
     const store = await makeStore(50)
     const pool = await GeoPool.start({ dbPath: store.dbPath, threads: 1, maxQueue: 256, maxWaitMs: 5_000, testTasks: true })
