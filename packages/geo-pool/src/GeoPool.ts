@@ -173,8 +173,9 @@ export class GeoPool {
     // thread; each waits for the writer's first image on the pool's channel.
     const channelName = `tripsearch-index-${randomUUID()}`
     const stats = newWriterStats()
-    // One flag for each task that can be in the workers' hands at once (see `run`).
-    const cancel = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (admission === undefined ? 0 : MAX_TASKS_PER_WORKER * threads)))
+    // One flag for each task that can be in the workers' hands at once (see `dispatch`).
+    const cancelSlots = admission === undefined ? 0 : MAX_TASKS_PER_WORKER * threads
+    const cancel = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * cancelSlots))
     const workerData: GeoWorkerData = {
       work,
       cancel,
