@@ -198,6 +198,9 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
 
   const params: Record<string, string | ReadonlyArray<string>> = Object.create(null) as Record<string, string>
   for (const [name, value] of Object.entries(parsed)) if (name !== "key") params[name] = value
+  // Redacted when first asked for: a search refused under overload never is, and its cost must
+  // stay that of parsing.
+  let redactedQuery: string | undefined
   return {
     _tag: "UseCase",
     apiRequest: true,
@@ -206,6 +209,8 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     params,
     keys: { header: headerOf(request.headers, "key"), query: parsed.key },
     path: redactPath(path),
-    query: redactQuery(query)
+    get query() {
+      return (redactedQuery ??= redactQuery(query))
+    }
   }
 }
