@@ -30,6 +30,15 @@ import { type ApiConfig, DEFAULT_MATCHER_MAX_QUEUE, DEFAULT_MATCHER_MAX_WAIT_MS 
 
 /** Matching defaults when a caller (a test, the replay tool) leaves them out: as `loadConfig`'s. */
 const DEFAULT_MATCHER_THREADS = 2
+/**
+ * How long a connection whose search was refused at the door is not read (see `refusalHoldMs` of
+ * `createRequestListener`): a fifth of the wait bound, so that a client asking again at once waits
+ * well inside what an admitted search may, and at most the 1 s of the refusal's `Retry-After`
+ * (under the 5 s keep-alive timeout). Measured in docs/PERFORMANCE.md (Overload): with 1,024
+ * clients retrying at once, 100 ms kept the searches served and their p99 under a second where,
+ * without it, the refusals fed on themselves.
+ */
+const refusalHoldMs = (maxWaitMs: number): number => Math.min(1_000, Math.round(maxWaitMs / 5))
 /** How long a shutdown waits for request logs still queued for stdout. */
 const LOG_DRAIN_MS = 2_000
 /**
@@ -177,6 +186,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     useCases,
     // A search the pool's admission would refuse is answered 503 before its key is looked up.
     shedSearch: pool?.admission === undefined ? undefined : (key) => pool.shed(key),
+    refusalHoldMs: pool?.admission === undefined ? 0 : refusalHoldMs(pool.admission.maxWaitMs),
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,

@@ -133,6 +133,11 @@ export class AdmissionQueue {
   /** The same refusals by reason. */
   readonly refusedFor: Record<RefusalReason, number> = { queueTime: 0, queueCount: 0, clientGone: 0 }
 
+  /** The longest a task should wait for a start (ms), as configured. */
+  get maxWaitMs(): number {
+    return this.options.maxWaitMs
+  }
+
   constructor(private readonly options: AdmissionOptions) {
     if (!(Number.isInteger(options.slots) && options.slots >= 1)) throw new Error("admission: slots must be an integer >= 1")
     if (!(Number.isInteger(options.workers) && options.workers >= 1)) throw new Error("admission: workers must be an integer >= 1")

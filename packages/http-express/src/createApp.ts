@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import express, { type Express, type NextFunction, type Request, type Response } from "express"
 import type { ManagedRuntime } from "effect"
 import type { KeyStore } from "@tripsearch/core"
@@ -43,6 +44,14 @@ export interface CreateAppOptions {
   readonly metrics?: ApiMetrics | undefined
   /** Refuses a search at once, before its key is looked up (see `AnswerOptions.shedSearch`). */
   readonly shedSearch?: ((key: string) => boolean) | undefined
+  /**
+   * With the listener: once a search refused by `shedSearch` is answered, its connection is not
+   * read for this long (ms; default 0, none). A client that asks again at once, not waiting the
+   * `Retry-After` it was told, is answered no sooner; its request waits in the kernel's buffer,
+   * where it costs this thread nothing. Without it, under overload such clients are refused as
+   * fast as this thread can answer, and those answers take it from the searches it admitted.
+   */
+  readonly refusalHoldMs?: number | undefined
 }
 
 /** The app, and the node:http 'request' listener to serve it with (`http.createServer(listener)`). */
@@ -103,6 +112,18 @@ const rawTarget = (url: string): { readonly path: string; readonly query: string
 }
 
 /**
+ * Stops reading a connection for `ms` once the answer on it has gone out. Node's server resumes
+ * reading when a response finishes, so the pause is taken after that, on 'finish'; it honours its
+ * own pause (a client pipelining faster than it reads answers) when this one ends.
+ */
+const holdConnection = (socket: Socket, res: ServerResponse, ms: number): void => {
+  res.once("finish", () => {
+    socket.pause()
+    setTimeout(() => socket.resume(), ms).unref()
+  })
+}
+
+/**
  * Writes a reply; to HEAD, the same status and headers (`Content-Length` included) without the body.
  * Node's own API only, so that a reply written without Express is the same on the wire.
  */
@@ -135,7 +156,7 @@ const sendReply = (req: IncomingMessage, res: ServerResponse, reply: ApiReply, s
 export const createApp = (options: CreateAppOptions): Express => createRequestListener(options).app
 
 /** `createApp`, with the listener that answers searches before Express (see `ApiRequestListener`). */
-export const createRequestListener = ({ runtime, config, useCases, metrics, shedSearch }: CreateAppOptions): ApiRequestListener => {
+export const createRequestListener = ({ runtime, config, useCases, metrics, shedSearch, refusalHoldMs = 0 }: CreateAppOptions): ApiRequestListener => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)
   const now = config.now ?? Date.now
   const corsOrigins = config.corsOrigins ?? "*"
@@ -302,7 +323,10 @@ export const createRequestListener = ({ runtime, config, useCases, metrics, shed
     const read = readApiRequest({ method: req.method, url: state.url, headers: req.headers }, options)
     state.read = read
     const refused = shedReply(read, options, negotiateCoding(headerOf(req.headers, "accept-encoding")))
-    if (refused !== undefined) sendReply(req, res, refused, state)
+    if (refused !== undefined) {
+      sendReply(req, res, refused, state)
+      if (refusalHoldMs > 0) holdConnection(req.socket, res, refusalHoldMs)
+    }
     else answer(req, res, state, checkedOptions).catch((error: unknown) => fail(error, req, res))
   }
 

@@ -1,4 +1,4 @@
-import { request as httpRequest } from "node:http"
+import { Agent, request as httpRequest } from "node:http"
 import { DEFAULT_RATES, type ApiKey, type JsonObject, PlaceResolver, TripMatcher, TripStore } from "@tripsearch/core"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -72,6 +72,72 @@ describe("shedSearch: searches refused before the key is looked up, on a listeni
     const res = await fetch(`${server.base}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris`, { headers: { key: KEY } })
     expect(res.status).toBe(200)
     expect(searches).toBe(1)
+  })
+})
+
+describe("refusalHoldMs: a connection whose search was refused is not read for a while, on a listening server", () => {
+  const HOLD_MS = 300
+  const memory = makeMemoryKeyStore(keys)
+  const runtime = ManagedRuntime.make(Layer.merge(ports, memory.layer))
+  let refuse = true
+  let server: Running
+  beforeAll(async () => {
+    const { listener } = createRequestListener({
+      runtime,
+      config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } },
+      useCases: { searchTrips: () => Effect.succeed({ pager: { total: 0 } } as JsonObject) },
+      shedSearch: () => refuse,
+      refusalHoldMs: HOLD_MS
+    })
+    server = await listen(listener)
+  })
+  afterAll(async () => {
+    await server.close()
+    await runtime.dispose()
+  })
+
+  /** A search on `agent`'s connection: its status, whether the connection was reused, when it ended. */
+  const search = (agent: Agent | false) =>
+    new Promise<{ status: number; reused: boolean; endedAt: number }>((resolve, reject) => {
+      const req = httpRequest(`${server.base}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris`, { headers: { key: KEY }, agent }, (res) => {
+        res.resume()
+        res.on("end", () => resolve({ status: res.statusCode!, reused: req.reusedSocket, endedAt: performance.now() }))
+        res.on("error", reject)
+      })
+      req.on("error", reject)
+      req.end()
+    })
+  const oneConnection = () => new Agent({ keepAlive: true, maxSockets: 1 })
+
+  it("answers the next request on that connection no sooner than the hold", async () => {
+    refuse = true
+    const agent = oneConnection()
+    const first = await search(agent)
+    const second = await search(agent)
+    agent.destroy()
+    expect([first.status, second.status]).toEqual([503, 503])
+    expect(second.reused).toBe(true)
+    // Timers may fire a millisecond early; nothing else answers in between.
+    expect(second.endedAt - first.endedAt).toBeGreaterThanOrEqual(HOLD_MS - 5)
+  })
+
+  it("holds no other connection, and no connection whose search was served", async () => {
+    refuse = true
+    const held = oneConnection()
+    const refused = await search(held)
+    const other = await search(false)
+    expect([refused.status, other.status]).toEqual([503, 503])
+    expect(other.endedAt - refused.endedAt).toBeLessThan(HOLD_MS / 2)
+    held.destroy()
+
+    refuse = false
+    const agent = oneConnection()
+    const first = await search(agent)
+    const second = await search(agent)
+    agent.destroy()
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(second.reused).toBe(true)
+    expect(second.endedAt - first.endedAt).toBeLessThan(HOLD_MS / 2)
   })
 })
 
