@@ -39,6 +39,7 @@ Options:
   --max-wait-ms MS     MATCHER_MAX_WAIT_MS of the server with admission (default: the server's default)
   --max-queue N        MATCHER_MAX_QUEUE of the server with admission (default: the server's default)
   --queries Q          distinct searches drawn from the store (default 1000)
+  --warmup S           seconds each server is loaded at the saturating concurrency before the measured runs (default 10)
   --baseline DIR       also load, in the same run, the server of another checkout built in DIR
                        (DIR/apps/api/dist/main.js, e.g. a git worktree of an earlier commit), with the same
                        --max-wait-ms and --max-queue as "after" when given, else its defaults
@@ -58,6 +59,7 @@ try {
       "max-wait-ms": { type: "string" },
       "max-queue": { type: "string" },
       queries: { type: "string", default: "1000" },
+      warmup: { type: "string", default: "10" },
       baseline: { type: "string" }
     }
   }))
@@ -75,7 +77,7 @@ const positive = (name) => {
     process.exit(2)
   }
 }
-for (const name of ["trips", "seconds", "saturation", "threads", "max-wait-ms", "max-queue", "queries"]) positive(name)
+for (const name of ["trips", "seconds", "saturation", "threads", "max-wait-ms", "max-queue", "queries", "warmup"]) positive(name)
 const multipliers = values.multipliers.split(",").map(Number)
 if (multipliers.some((m) => !Number.isInteger(m) || m < 1)) {
   console.error(`bench:overload: --multipliers must be positive integers separated by commas, got "${values.multipliers}"`)
@@ -193,9 +195,10 @@ try {
     saturation = saturation.c
   }
   console.log(`saturating concurrency: ${saturation}${values.saturation === undefined ? " (found)" : " (--saturation)"}`)
-  // Warmed at that concurrency first: the first measured run of a cold server was a third of the
-  // next one's, whatever its setting.
-  for (const s of servers) await load(s.base, saturation, 2, "now")
+  // Warmed at that concurrency first: a server's searches/s under load still grow for about 10 s
+  // after its start (compiled code, the heap's sizes), from a third of the rate to all of it; with
+  // 2 s of warm-up the first multiples were measured on servers still warming.
+  for (const s of servers) await load(s.base, saturation, Number(values.warmup), "now")
 
   const rows = []
   for (const m of multipliers) {
