@@ -24,7 +24,10 @@ export const ERROR_TOKENS = {
     status: 500,
     when: "An internal error; the message quotes the request id and nothing else. Also sent with 503 and `Retry-After` when the trip store cannot be reached: a trip's details or threads, or a key this server has not looked up before."
   },
-  "service.overloaded": { status: 503, when: "Too many searches are waiting for a worker; retry after `Retry-After` seconds." }
+  "service.overloaded": {
+    status: 503,
+    when: "Too many searches are waiting for a worker; retry after `Retry-After` seconds. A request sent again at once on the same connection is read only after a short pause (a fifth of the server's wait bound, 100 ms by default)."
+  }
 } as const satisfies Record<string, { readonly status: number; readonly when: string }>
 
 export type ErrorToken = keyof typeof ERROR_TOKENS
