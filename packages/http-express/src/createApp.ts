@@ -324,10 +324,9 @@ export const createRequestListener = ({ runtime, config, useCases, metrics, shed
     state.read = read
     const refused = shedReply(read, options, negotiateCoding(headerOf(req.headers, "accept-encoding")))
     if (refused !== undefined) {
-      sendReply(req, res, refused, state)
       if (refusalHoldMs > 0) holdConnection(req.socket, res, refusalHoldMs)
-    }
-    else answer(req, res, state, checkedOptions).catch((error: unknown) => fail(error, req, res))
+      sendReply(req, res, refused, state)
+    } else answer(req, res, state, checkedOptions).catch((error: unknown) => fail(error, req, res))
   }
 
   return { app, listener: listenerBefore(app), listenerBefore }
