@@ -1,5 +1,6 @@
 import { type ParseResult, Schema } from "effect"
 import { CURRENCIES, MINOR_DIGITS } from "./Locale.js"
+import { pathProblem } from "../road/roadPath.js"
 
 /**
  * One line of the trip feed (NDJSON), the import format. Decoding with
@@ -64,7 +65,9 @@ export type FeedWaypoint = typeof FeedWaypoint.Type
 export const FeedLeg = Schema.Struct({
   price: Schema.Number.pipe(Schema.positive(), Schema.finite()).annotations(rule("must be a number greater than 0")),
   distance_km: Schema.Number.pipe(Schema.nonNegative(), Schema.finite()).annotations(rule("must be a number, 0 or more")),
-  duration_s: NonNegInt
+  duration_s: NonNegInt,
+  /** The driver's road from this leg's first waypoint to its second: an encoded polyline (checked in `FeedTrip`). */
+  path: Schema.optional(Schema.String.annotations(rule("must be a string (an encoded polyline)")))
 }).annotations(shape("must be an object"))
 export type FeedLeg = typeof FeedLeg.Type
 
@@ -174,6 +177,12 @@ export const FeedTrip = FeedTripFields.pipe(
     t.legs.forEach((l, k) => {
       if (!minorDigitsOk(l.price, digits)) {
         issues.push({ path: ["legs", k, "price"], message: `must have at most ${digits} decimal digits in ${t.currency}, got ${l.price}` })
+      }
+      const from = t.waypoints[k]
+      const to = t.waypoints[k + 1]
+      if (l.path !== undefined && from !== undefined && to !== undefined) {
+        const problem = pathProblem(l.path, from.lat, from.lon, to.lat, to.lon)
+        if (problem !== undefined) issues.push({ path: ["legs", k, "path"], message: problem })
       }
     })
     if (t.seats_left > t.seats) issues.push({ path: ["seats_left"], message: `must be at most seats (${t.seats}), got ${t.seats_left}` })

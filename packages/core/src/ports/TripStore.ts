@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { StoredTrip } from "../model/StoredTrip.js"
 import type { IndexRecord } from "../search/IndexRecord.js"
 import type { RateTable } from "../pricing/rates.js"
+import type { StoredMeetingPoint } from "../model/FeedMeetingPoint.js"
 
 /** What changed in the store after a given change sequence number. */
 export interface IndexChanges {
@@ -29,6 +30,8 @@ export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
      * continues what an index consistent with `seq` saw (an index snapshot is checked against it).
      */
     readonly identity: Effect.Effect<string>
+    /** The active meeting points among `ids`, by id (removed and unknown ones are left out). */
+    readonly meetingPoints: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, StoredMeetingPoint>>
     /** Currency rates (units per EUR), defaults overridden by the store's own. */
     readonly rates: Effect.Effect<RateTable>
     /**

@@ -3,6 +3,7 @@ import type { BookingType } from "../model/FeedTrip.js"
 import { COMFORT_STARS } from "../model/FeedTrip.js"
 import type { StoredTrip } from "../model/StoredTrip.js"
 import { minorUnits } from "../pricing/money.js"
+import type { RoadStop } from "../road/roadStops.js"
 
 /**
  * What the matcher needs of one active trip: numbers only, so it packs into typed arrays and
@@ -31,6 +32,8 @@ export interface IndexRecord {
   readonly hasPhoto: boolean
   readonly experience: number
   readonly comfortStars: number
+  /** The stops along the road, in road order (`StoredTrip.roadStops`); none when absent. */
+  readonly road?: ReadonlyArray<RoadStop>
   /** What a search shows beyond these numbers (`encodeShown`); without it, the shown trips are read from the store. */
   readonly shown?: Uint8Array
 }
@@ -38,7 +41,7 @@ export interface IndexRecord {
 /** Distances are kept in whole metres so that segment sums are exact integers. */
 export const kmToMetres = (km: number): number => Math.round(km * 1000)
 
-export const toIndexRecord = ({ trip, zoneOffsets }: StoredTrip): IndexRecord => ({
+export const toIndexRecord = ({ trip, zoneOffsets, roadStops }: StoredTrip): IndexRecord => ({
   id: trip.id,
   departureMs: Date.parse(trip.departure_time),
   lat: trip.waypoints.map((w) => w.lat),
@@ -56,5 +59,6 @@ export const toIndexRecord = ({ trip, zoneOffsets }: StoredTrip): IndexRecord =>
   short: trip.service === "short",
   hasPhoto: trip.driver.picture !== null,
   experience: trip.driver.experience,
-  comfortStars: COMFORT_STARS[trip.car.comfort]
+  comfortStars: COMFORT_STARS[trip.car.comfort],
+  ...(roadStops !== undefined && roadStops.length > 0 ? { road: roadStops } : {})
 })

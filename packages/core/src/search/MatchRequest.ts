@@ -1,6 +1,7 @@
 import type { CurrencyCode, PriceMode } from "../model/Locale.js"
 import type { RateTable } from "../pricing/rates.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
+import type { RoadStop } from "../road/roadStops.js"
 
 /** A search place with its radius, both resolved: what the matcher compares waypoints with. */
 export interface MatchPlace {
@@ -46,11 +47,17 @@ export interface MatchRequest {
   readonly withTrips?: boolean
 }
 
-/** A matched segment `wi -> wj` of a trip, with the distances from the searched places. */
+/**
+ * A matched segment of a trip, with the distances from the searched places: from waypoint `i` to
+ * waypoint `j`, or, where an end lies along the road, from or to that stop (`fromStop`, `toStop`;
+ * `i` or `j` is then the waypoint before it).
+ */
 export interface SegmentHit {
   readonly id: string
   readonly i: number
   readonly j: number
+  readonly fromStop?: RoadStop
+  readonly toStop?: RoadStop
   /** Great-circle km from the searched departure to `wi` (absent without `from`). */
   readonly fromKm?: number
   readonly toKm?: number

@@ -8,7 +8,9 @@ import { NearHits } from "./tripIndex/NearHits.js"
 import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
 import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
-import { FLAG_AUTO, FLAG_PHOTO, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
+import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
+import { roadParts, roadSegment } from "./tripIndex/roadSegment.js"
+import type { RoadStop } from "../road/roadStops.js"
 
 /**
  * One search at a time over the columns and grid of an index: the writer's own (`TripIndex`) or
@@ -30,6 +32,9 @@ export class TripSearcher {
   private readonly near = new NearHits()
   private readonly distF = new Float64Array(256)
   private readonly distT = new Float64Array(256)
+  // A trip with stops along the road may have more stops than the waypoints' 256.
+  private roadF = new Float64Array(256)
+  private roadT = new Float64Array(256)
   private readonly dayTally = new Tally(1024)
   private readonly priceTally = new Tally(1 << 16)
   private readonly matches = new Matches()
@@ -79,17 +84,32 @@ export class TripSearcher {
       if (!includeShort && (flags & FLAG_SHORT) !== 0) continue
       const w0 = t.wpStart[slot]!
       const last = t.wpCount[slot]! - 1
-      const segment = near.segmentOf(t, slot, w0, last, fromBox, toBox, dF, dT)
-      // The chord test let through a waypoint just outside the radius, and nothing else matched.
-      if (segment < 0) continue
-      const bi = segment >> 8
-      const bj = segment & 255
+      let bi: number
+      let bj: number
+      let net = 0
+      if ((flags & FLAG_ROAD) !== 0) {
+        if (this.roadF.length <= last) {
+          this.roadF = new Float64Array(2 * (last + 1))
+          this.roadT = new Float64Array(2 * (last + 1))
+        }
+        const segment = roadSegment(t, w0, last, fromBox, toBox, this.roadF, this.roadT)
+        if (segment < 0) continue
+        bi = Math.floor(segment / 65536)
+        bj = segment % 65536
+        if (t.wUtc[w0 + bi]! < nowMs) continue
+        net = Math.round(roadParts(t, w0 + bi, w0 + bj, t.legPrice))
+      } else {
+        const segment = near.segmentOf(t, slot, w0, last, fromBox, toBox, dF, dT)
+        // The chord test let through a waypoint just outside the radius, and nothing else matched.
+        if (segment < 0) continue
+        bi = segment >> 8
+        bj = segment & 255
+        if (t.wUtc[w0 + bi]! < nowMs) continue
+        for (let w = w0 + bi; w < w0 + bj; w++) net += t.legPrice[w]!
+      }
 
       const wi = w0 + bi
       const utc = t.wUtc[wi]!
-      if (utc < nowMs) continue
-      let net = 0
-      for (let w = wi; w < w0 + bj; w++) net += t.legPrice[w]!
       const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
       const seatsLeft = t.seatsLeft[slot]!
       if (facets.check(seatsLeft, t.wLocal[wi]!, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
@@ -101,9 +121,25 @@ export class TripSearcher {
       if (price < lowest) lowest = price
     }
 
+    // A waypoint end is written by its waypoint's index, an end along the road `m{meeting point id}`.
+    const endLabel = (w: number): string => (t.wMp[w] !== 0 ? `m${t.wMp[w]}` : String(t.wLeg[w]! + t.wFrac[w]!))
     const permanentId = (m: number): string => {
       const slot = matches.slot[m]!
-      return matches.i[m] === 0 && matches.j[m] === t.wpCount[slot]! - 1 ? t.idOf(slot) : `${t.idOf(slot)}_${matches.i[m]}_${matches.j[m]}`
+      if (matches.i[m] === 0 && matches.j[m] === t.wpCount[slot]! - 1) return t.idOf(slot)
+      const w0 = t.wpStart[slot]!
+      return `${t.idOf(slot)}_${endLabel(w0 + matches.i[m]!)}_${endLabel(w0 + matches.j[m]!)}`
+    }
+    const stopAt = (w: number): RoadStop => {
+      const departureMs = t.wUtc[t.wpStart[t.wSlot[w]!]!]!
+      return {
+        mp: t.wMp[w]!,
+        leg: t.wLeg[w]!,
+        fraction: t.wFrac[w]!,
+        lat: t.wLat[w]!,
+        lon: t.wLon[w]!,
+        offsetMin: (t.wUtc[w]! - departureMs) / 60_000,
+        zoneOffsetMin: (t.wLocal[w]! - t.wUtc[w]!) / 60_000
+      }
     }
     // Distances are recomputed for the few hits shown (the same call gives the same double)
     // rather than kept for every match.
@@ -111,15 +147,25 @@ export class TripSearcher {
       const w = t.wpStart[matches.slot[m]!]! + k
       return haversineKm(box.lat, box.lon, t.wLat[w]!, t.wLon[w]!)
     }
-    const hit = (m: number): SegmentHit => ({
-      id: t.idOf(matches.slot[m]!),
-      i: matches.i[m]!,
-      j: matches.j[m]!,
-      ...(fromBox !== undefined ? { fromKm: kmTo(fromBox, m, matches.i[m]!) } : {}),
-      ...(toBox !== undefined ? { toKm: kmTo(toBox, m, matches.j[m]!) } : {})
-    })
+    const hit = (m: number): SegmentHit => {
+      const w0 = t.wpStart[matches.slot[m]!]!
+      const wa = w0 + matches.i[m]!
+      const wb = w0 + matches.j[m]!
+      const along = (t.flags[matches.slot[m]!]! & FLAG_ROAD) !== 0
+      return {
+        id: t.idOf(matches.slot[m]!),
+        // A waypoint's index, or the waypoint before a stop along the road.
+        i: along ? t.wLeg[wa]! + (t.wMp[wa] === 0 ? t.wFrac[wa]! : 0) : matches.i[m]!,
+        j: along ? t.wLeg[wb]! + (t.wMp[wb] === 0 ? t.wFrac[wb]! : 0) : matches.j[m]!,
+        ...(along && t.wMp[wa] !== 0 ? { fromStop: stopAt(wa) } : {}),
+        ...(along && t.wMp[wb] !== 0 ? { toStop: stopAt(wb) } : {}),
+        ...(fromBox !== undefined ? { fromKm: kmTo(fromBox, m, matches.i[m]!) } : {}),
+        ...(toBox !== undefined ? { toKm: kmTo(toBox, m, matches.j[m]!) } : {})
+      }
+    }
     const metres = (m: number): number => {
       const w0 = t.wpStart[matches.slot[m]!]!
+      if ((t.flags[matches.slot[m]!]! & FLAG_ROAD) !== 0) return roadParts(t, w0 + matches.i[m]!, w0 + matches.j[m]!, t.legDist)
       let d = 0
       for (let w = w0 + matches.i[m]!; w < w0 + matches.j[m]!; w++) d += t.legDist[w]!
       return d

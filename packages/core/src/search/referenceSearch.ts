@@ -3,6 +3,10 @@ import { MINOR_DIGITS } from "../model/Locale.js"
 import { segmentAmounts } from "../pricing/segmentPrice.js"
 import type { IndexRecord } from "./IndexRecord.js"
 import type { FacetCounts, MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
+import polyline from "@mapbox/polyline"
+import type { FeedTrip } from "../model/FeedTrip.js"
+import type { StoredMeetingPoint } from "../model/FeedMeetingPoint.js"
+import type { RoadStop, ZoneOffsetAt } from "../road/roadStops.js"
 
 /**
  * The brute-force reference: the rules of docs/API.md (Searching, Facets, Prices) applied literally to every trip, every pair, every
@@ -10,10 +14,85 @@ import type { FacetCounts, MatchRequest, MatchResult, SegmentHit } from "./Match
  * tests compare two implementations and the benchmark has a baseline.
  */
 
+/**
+ * What the reference needs to find stops along the road itself (docs/API.md, Along the road):
+ * each trip's feed record (its legs' paths, its detour, its waypoints' meeting points), every
+ * meeting point, and the time zones. Without it, trips are matched at their waypoints only.
+ */
+export interface ReferenceRoads {
+  readonly trips: ReadonlyMap<string, FeedTrip>
+  readonly meetingPoints: ReadonlyArray<StoredMeetingPoint>
+  readonly zoneOffsetAt: ZoneOffsetAt
+}
+
+/** A stop of a trip, in road order: a waypoint (`mp` 0) or a stop along the road. */
+interface Stop {
+  readonly mp: number
+  /** The waypoint's index, or the waypoint before the stop along the road. */
+  readonly k: number
+  readonly leg: number
+  readonly fraction: number
+  readonly lat: number
+  readonly lon: number
+  readonly offsetMin: number
+  readonly zoneOffsetMin: number
+}
+
+/** Every meeting point every path point of every leg passes, literally: no grid, no cache. */
+const stopsOf = (r: IndexRecord, roads: ReferenceRoads | undefined): Array<Stop> => {
+  const n = r.lat.length - 1
+  const waypoint = (k: number): Stop => ({
+    mp: 0, k, leg: k < n ? k : n - 1, fraction: k < n ? 0 : 1, lat: r.lat[k]!, lon: r.lon[k]!, offsetMin: r.offsetMin[k]!, zoneOffsetMin: r.zoneOffsetMin[k]!
+  })
+  const trip = roads?.trips.get(r.id)
+  const along: Array<Array<Stop>> = Array.from({ length: n }, () => [])
+  if (roads !== undefined && trip !== undefined && trip.detour !== "ON_TIME") {
+    const own = new Set(trip.waypoints.flatMap((w) => (w.meeting_point_id === undefined ? [] : [w.meeting_point_id])))
+    const taken = new Set<number>()
+    for (let k = 0; k < n; k++) {
+      const path = trip.legs[k]!.path
+      if (path === undefined) continue
+      const points = polyline.decode(path, 5)
+      points[0] = [r.lat[k]!, r.lon[k]!]
+      points[points.length - 1] = [r.lat[k + 1]!, r.lon[k + 1]!]
+      const s = [0]
+      for (let t = 1; t < points.length; t++) s.push(s[t - 1]! + haversineKm(points[t - 1]![0], points[t - 1]![1], points[t]![0], points[t]![1]))
+      const length = s[s.length - 1]!
+      if (length === 0) continue
+      for (const mp of roads.meetingPoints) {
+        if (mp.status !== "active" || own.has(mp.id) || taken.has(mp.id)) continue
+        let best = Infinity
+        let bestT = -1
+        for (let t = 0; t < points.length; t++) {
+          const d = haversineKm(points[t]![0], points[t]![1], mp.lat, mp.lon)
+          if (d <= 1 && d < best) {
+            best = d
+            bestT = t
+          }
+        }
+        if (bestT < 0) continue
+        taken.add(mp.id)
+        const fraction = s[bestT]! / length
+        const offsetMin = r.offsetMin[k]! + Math.round((r.offsetMin[k + 1]! - r.offsetMin[k]!) * fraction)
+        along[k]!.push({
+          mp: mp.id, k, leg: k, fraction, lat: mp.lat, lon: mp.lon, offsetMin,
+          zoneOffsetMin: roads.zoneOffsetAt(mp.lat, mp.lon, r.departureMs + offsetMin * 60_000)
+        })
+      }
+    }
+  }
+  const stops: Array<Stop> = []
+  for (let k = 0; k <= n; k++) {
+    stops.push(waypoint(k))
+    if (k < n) stops.push(...along[k]!.sort((a, b) => a.fraction - b.fraction || a.mp - b.mp))
+  }
+  return stops
+}
+
 interface Segment {
   readonly r: IndexRecord
-  readonly i: number
-  readonly j: number
+  readonly a: Stop
+  readonly b: Stop
   readonly fromKm?: number
   readonly toKm?: number
   readonly utc: number
@@ -23,59 +102,82 @@ interface Segment {
   readonly permanentId: string
 }
 
-const pickSegment = (r: IndexRecord, req: MatchRequest): { i: number; j: number; fromKm?: number; toKm?: number } | undefined => {
-  const n = r.lat.length - 1
-  const dF = (k: number) => haversineKm(req.from!.lat, req.from!.lon, r.lat[k]!, r.lon[k]!)
-  const dT = (k: number) => haversineKm(req.to!.lat, req.to!.lon, r.lat[k]!, r.lon[k]!)
+const position = (s: Stop): number => s.leg + s.fraction
+const isAlong = (s: Stop): number => (s.mp !== 0 ? 1 : 0)
+
+const pickSegment = (stops: ReadonlyArray<Stop>, req: MatchRequest): { a: Stop; b: Stop; fromKm?: number; toKm?: number } | undefined => {
+  const last = stops.length - 1
+  const dF = (s: Stop) => haversineKm(req.from!.lat, req.from!.lon, s.lat, s.lon)
+  const dT = (s: Stop) => haversineKm(req.to!.lat, req.to!.lon, s.lat, s.lon)
   if (req.from && req.to) {
-    let best: { i: number; j: number; s: number; f: number; t: number } | undefined
-    for (let i = 0; i <= n; i++) {
-      for (let j = 0; j <= n; j++) {
-        if (!(i < j)) continue
-        const f = dF(i)
-        const t = dT(j)
+    let best: { a: number; b: number; along: number; s: number; f: number; t: number } | undefined
+    for (let a = 0; a <= last; a++) {
+      for (let b = 0; b <= last; b++) {
+        if (!(a < b)) continue
+        const f = dF(stops[a]!)
+        const t = dT(stops[b]!)
         if (f > req.from.radiusKm || t > req.to.radiusKm) continue
+        const along = isAlong(stops[a]!) + isAlong(stops[b]!)
+        if (along > 0 && !(position(stops[b]!) > position(stops[a]!))) continue
         const s = f + t
-        const better = best === undefined || s < best.s || (s === best.s && (i < best.i || (i === best.i && j < best.j)))
-        if (better) best = { i, j, s, f, t }
+        const key = (x: { along: number; s: number; a: number; b: number }) => [x.along, x.s, x.a, x.b]
+        const better = best === undefined || (() => {
+          const p = key({ along, s, a, b })
+          const q = key(best)
+          for (let i = 0; i < 4; i++) if (p[i] !== q[i]) return p[i]! < q[i]!
+          return false
+        })()
+        if (better) best = { a, b, along, s, f, t }
       }
     }
-    return best && { i: best.i, j: best.j, fromKm: best.f, toKm: best.t }
+    return best && { a: stops[best.a]!, b: stops[best.b]!, fromKm: best.f, toKm: best.t }
   }
   if (req.from) {
-    const options = Array.from({ length: n }, (_, i) => ({ i, f: dF(i) })).filter((o) => o.f <= req.from!.radiusKm)
-    options.sort((a, b) => a.f - b.f || a.i - b.i)
-    return options[0] && { i: options[0].i, j: n, fromKm: options[0].f }
+    const options = stops
+      .map((s, a) => ({ a, f: dF(s), along: isAlong(s) }))
+      .filter((o) => o.a < last && o.f <= req.from!.radiusKm && (o.along === 0 || position(stops[last]!) > position(stops[o.a]!)))
+    options.sort((x, y) => x.along - y.along || x.f - y.f || x.a - y.a)
+    return options[0] && { a: stops[options[0].a]!, b: stops[last]!, fromKm: options[0].f }
   }
   if (req.to) {
-    const options = Array.from({ length: n }, (_, k) => ({ j: k + 1, t: dT(k + 1) })).filter((o) => o.t <= req.to!.radiusKm)
-    options.sort((a, b) => a.t - b.t || a.j - b.j)
-    return options[0] && { i: 0, j: options[0].j, toKm: options[0].t }
+    const options = stops
+      .map((s, b) => ({ b, t: dT(s), along: isAlong(s) }))
+      .filter((o) => o.b > 0 && o.t <= req.to!.radiusKm && (o.along === 0 || position(stops[o.b]!) > position(stops[0]!)))
+    options.sort((x, y) => x.along - y.along || x.t - y.t || x.b - y.b)
+    return options[0] && { a: stops[0]!, b: stops[options[0].b]!, toKm: options[0].t }
   }
   return undefined
 }
 
-const toSegment = (r: IndexRecord, req: MatchRequest): Segment | undefined => {
-  const pick = pickSegment(r, req)
-  if (pick === undefined) return undefined
-  const { i, j } = pick
-  const utc = r.departureMs + r.offsetMin[i]! * 60_000
-  let net = 0
-  let distanceM = 0
-  for (let k = i; k < j; k++) {
-    net += r.legPriceMinor[k]!
-    distanceM += r.legDistanceM[k]!
+/** `Σ c_k · per[k]` over the parts of each leg the segment covers, in leg order. */
+const parts = (a: Stop, b: Stop, per: ReadonlyArray<number>): number => {
+  let x = 0
+  for (let k = a.leg; k <= b.leg; k++) {
+    const c = a.leg === b.leg ? b.fraction - a.fraction : k === a.leg ? 1 - a.fraction : k === b.leg ? b.fraction : 1
+    x = k === a.leg ? c * per[k]! : x + c * per[k]!
   }
+  return x
+}
+
+const toSegment = (r: IndexRecord, req: MatchRequest, roads: ReferenceRoads | undefined): Segment | undefined => {
+  const stops = stopsOf(r, roads)
+  const pick = pickSegment(stops, req)
+  if (pick === undefined) return undefined
+  const { a, b } = pick
+  const utc = r.departureMs + a.offsetMin * 60_000
+  const net = Math.round(parts(a, b, r.legPriceMinor))
+  const distanceM = parts(a, b, r.legDistanceM)
   const price = segmentAmounts(net, r.currency, r.bookingType, req.currency, req.priceMode, req.rates).price
   const n = r.lat.length - 1
+  const label = (s: Stop) => (s.mp !== 0 ? `m${s.mp}` : String(s.k))
   return {
     r,
     ...pick,
     utc,
-    local: new Date(utc + r.zoneOffsetMin[i]! * 60_000),
+    local: new Date(utc + a.zoneOffsetMin * 60_000),
     price,
     distanceM,
-    permanentId: i === 0 && j === n ? r.id : `${r.id}_${i}_${j}`
+    permanentId: a.mp === 0 && b.mp === 0 && a.k === 0 && b.k === n ? r.id : `${r.id}_${label(a)}_${label(b)}`
   }
 }
 
@@ -110,10 +212,10 @@ const count = <K>(items: ReadonlyArray<Segment>, key: (s: Segment) => K): Map<K,
 
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-export const referenceSearch = (records: Iterable<IndexRecord>, req: MatchRequest): MatchResult => {
+export const referenceSearch = (records: Iterable<IndexRecord>, req: MatchRequest, roads?: ReferenceRoads): MatchResult => {
   const base: Array<Segment> = []
   for (const r of records) {
-    const s = toSegment(r, req)
+    const s = toSegment(r, req, roads)
     if (s === undefined) continue
     if (s.utc < req.nowMs) continue
     if (req.autoOnly && !s.r.autoBooking) continue
@@ -145,10 +247,15 @@ export const referenceSearch = (records: Iterable<IndexRecord>, req: MatchReques
       ? dir * (a.price - b.price) || a.utc - b.utc || compareStrings(a.permanentId, b.permanentId)
       : dir * (a.utc - b.utc) || a.price - b.price || compareStrings(a.permanentId, b.permanentId)
   )
+  const roadStop = (x: Stop): RoadStop => ({
+    mp: x.mp, leg: x.leg, fraction: x.fraction, lat: x.lat, lon: x.lon, offsetMin: x.offsetMin, zoneOffsetMin: x.zoneOffsetMin
+  })
   const hit = (s: Segment): SegmentHit => ({
     id: s.r.id,
-    i: s.i,
-    j: s.j,
+    i: s.a.k,
+    j: s.b.k,
+    ...(s.a.mp !== 0 ? { fromStop: roadStop(s.a) } : {}),
+    ...(s.b.mp !== 0 ? { toStop: roadStop(s.b) } : {}),
     ...(s.fromKm !== undefined ? { fromKm: s.fromKm } : {}),
     ...(s.toKm !== undefined ? { toKm: s.toKm } : {})
   })

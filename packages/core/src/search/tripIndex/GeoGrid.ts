@@ -176,7 +176,7 @@ export class GeoGrid implements GridImage {
       const key = cellOf(lat, lon)
       this.added[e] = slot
       this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
-      this.addedPos[e] = k
+      this.addedPos[e] = Math.min(k, 255)
       writeUnit(this.addedXyz, e, lat, lon)
       this.next[e] = Atomics.load(this.head, key)
       Atomics.store(this.head, key, e + 1)
@@ -216,7 +216,7 @@ export class GeoGrid implements GridImage {
       const k = w - t.wpStart[slot]!
       slots[at] = slot
       ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0)
-      pos[at] = k
+      pos[at] = Math.min(k, 255)
       writeUnit(xyz, at, t.wLat[w]!, t.wLon[w]!)
     }
     this.start = start

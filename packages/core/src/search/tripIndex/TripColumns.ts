@@ -11,6 +11,8 @@ const fromUtf8 = new TextDecoder()
 export const FLAG_AUTO = 1
 export const FLAG_SHORT = 2
 export const FLAG_PHOTO = 4
+/** The trip has stops along the road among its stops (docs/API.md, Along the road). */
+export const FLAG_ROAD = 8
 export const BOOKING_TYPES = ["online", "onboard", "no_booking"] as const
 export const NO_BOOKING = 2
 
@@ -44,7 +46,7 @@ const used = (per: Per, counts: ColumnCounts): number =>
 export interface ColumnsImage {
   readonly alive: Uint8Array
   readonly wpStart: Int32Array
-  readonly wpCount: Uint8Array
+  readonly wpCount: Uint16Array
   readonly currency: Uint8Array
   readonly seats: Uint8Array
   readonly seatsLeft: Uint8Array
@@ -65,6 +67,9 @@ export interface ColumnsImage {
   readonly wSlot: Int32Array
   readonly legPrice: Int32Array
   readonly legDist: Int32Array
+  readonly wMp: Int32Array
+  readonly wLeg: Uint8Array
+  readonly wFrac: Float64Array
 }
 
 type ColumnName = keyof ColumnsImage
@@ -75,7 +80,7 @@ type Per = "slot" | "slot+1" | "waypoint" | "char" | "shownByte" | "word+1" | "w
 const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> = [
   ["alive", "slot", sharedU8],
   ["wpStart", "slot", sharedI32],
-  ["wpCount", "slot", sharedU8],
+  ["wpCount", "slot", sharedU16],
   ["currency", "slot", sharedU8],
   ["seats", "slot", sharedU8],
   ["seatsLeft", "slot", sharedU8],
@@ -95,7 +100,10 @@ const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> =
   ["wLocal", "waypoint", sharedF64],
   ["wSlot", "waypoint", sharedI32],
   ["legPrice", "waypoint", sharedI32],
-  ["legDist", "waypoint", sharedI32]
+  ["legDist", "waypoint", sharedI32],
+  ["wMp", "waypoint", sharedI32],
+  ["wLeg", "waypoint", sharedU8],
+  ["wFrac", "waypoint", sharedF64]
 ]
 
 /** The counts that say how much of each column is in use. */
@@ -110,8 +118,11 @@ export interface ColumnCounts {
 
 /**
  * Every trip of the index in flat typed arrays, no object per trip or waypoint: per trip slot
- * (`slots` of them, dead ones included until the next renumbering) and per waypoint, in trip
- * order (`waypoints`), legs stored on their first waypoint. A trip's id is its UTF-16 code units
+ * (`slots` of them, dead ones included until the next renumbering) and per stop, in road order
+ * (`waypoints`: a trip's waypoints and, on a trip flagged FLAG_ROAD, its stops along the road
+ * between them), legs stored on their first waypoint. A stop's `wMp` is its meeting point's id
+ * along the road and 0 at a waypoint; its position is `wLeg + wFrac` (waypoint k < n at (k, 0),
+ * the last at (n - 1, 1)), so a waypoint's index is `wLeg + wFrac` too. A trip's id is its UTF-16 code units
  * in `idChars`, from `idStart[slot]` to `idStart[slot + 1]`; what a search shows of it beyond the
  * numbers (`IndexRecord.shown`) is `shownBytes` from `shownStart[slot]` to `shownStart[slot + 1]`,
  * in `shownCodec`'s compact form, its repeated texts numbers of the word table (word `n` is
@@ -125,7 +136,7 @@ export interface ColumnCounts {
 export class TripColumns implements ColumnsImage {
   alive = sharedU8(1024)
   wpStart = sharedI32(1024)
-  wpCount = sharedU8(1024)
+  wpCount = sharedU16(1024)
   currency = sharedU8(1024)
   seats = sharedU8(1024)
   seatsLeft = sharedU8(1024)
@@ -149,6 +160,9 @@ export class TripColumns implements ColumnsImage {
   wSlot = sharedI32(4096)
   legPrice = sharedI32(4096)
   legDist = sharedI32(4096)
+  wMp = sharedI32(4096)
+  wLeg = sharedU8(4096)
+  wFrac = sharedF64(4096)
   waypoints = 0
 
 
@@ -267,7 +281,8 @@ export class TripColumns implements ColumnsImage {
   /** Writes `r` into a new slot, its waypoints after the last ones; answers the slot. */
   append(r: IndexRecord): number {
     const slot = this.slots++
-    const n = r.lat.length
+    const road = r.road ?? []
+    const n = r.lat.length + road.length
     const w0 = this.waypoints
     this.ensureSlots(slot + 1)
     this.ensureWaypoints(w0 + n)
@@ -288,20 +303,40 @@ export class TripColumns implements ColumnsImage {
     this.currency[slot] = CURRENCIES.indexOf(r.currency)
     this.seats[slot] = r.seats
     this.seatsLeft[slot] = r.seatsLeft
-    this.flags[slot] = (r.autoBooking ? FLAG_AUTO : 0) | (r.short ? FLAG_SHORT : 0) | (r.hasPhoto ? FLAG_PHOTO : 0)
+    this.flags[slot] = (r.autoBooking ? FLAG_AUTO : 0) | (r.short ? FLAG_SHORT : 0) | (r.hasPhoto ? FLAG_PHOTO : 0) | (road.length > 0 ? FLAG_ROAD : 0)
     this.bookingType[slot] = BOOKING_TYPES.indexOf(r.bookingType)
     this.experience[slot] = r.experience
     this.comfort[slot] = r.comfortStars
-    for (let k = 0; k < n; k++) {
-      const w = w0 + k
+    const last = r.lat.length - 1
+    let w = w0
+    let s = 0
+    for (let k = 0; k <= last; k++) {
       this.wLat[w] = r.lat[k]!
       this.wLon[w] = r.lon[k]!
       const utc = r.departureMs + r.offsetMin[k]! * 60_000
       this.wUtc[w] = utc
       this.wLocal[w] = utc + r.zoneOffsetMin[k]! * 60_000
       this.wSlot[w] = slot
-      this.legPrice[w] = k < n - 1 ? r.legPriceMinor[k]! : 0
-      this.legDist[w] = k < n - 1 ? r.legDistanceM[k]! : 0
+      this.legPrice[w] = k < last ? r.legPriceMinor[k]! : 0
+      this.legDist[w] = k < last ? r.legDistanceM[k]! : 0
+      this.wMp[w] = 0
+      this.wLeg[w] = k < last ? k : last - 1
+      this.wFrac[w] = k < last ? 0 : 1
+      w++
+      for (; s < road.length && road[s]!.leg === k; s++, w++) {
+        const stop = road[s]!
+        this.wLat[w] = stop.lat
+        this.wLon[w] = stop.lon
+        const utc = r.departureMs + stop.offsetMin * 60_000
+        this.wUtc[w] = utc
+        this.wLocal[w] = utc + stop.zoneOffsetMin * 60_000
+        this.wSlot[w] = slot
+        this.legPrice[w] = 0
+        this.legDist[w] = 0
+        this.wMp[w] = stop.mp
+        this.wLeg[w] = stop.leg
+        this.wFrac[w] = stop.fraction
+      }
     }
     this.waypoints = w0 + n
     return slot
@@ -310,20 +345,38 @@ export class TripColumns implements ColumnsImage {
   /** A live slot back as a record, for compaction only (see `legDurationS`). */
   recordOf(slot: number): IndexRecord {
     const w0 = this.wpStart[slot]!
-    const n = this.wpCount[slot]!
-    const range = (a: Float64Array | Int32Array, len: number) => Array.from(a.subarray(w0, w0 + len))
-    const utc = range(this.wUtc, n)
-    const local = range(this.wLocal, n)
+    const all = this.wpCount[slot]!
+    const stops: Array<number> = []
+    const along: Array<number> = []
+    for (let w = w0; w < w0 + all; w++) (this.wMp[w] === 0 ? stops : along).push(w)
+    const n = stops.length
+    const pick = (a: Float64Array | Int32Array, ws: ReadonlyArray<number>) => ws.map((w) => a[w]!)
+    const utc = pick(this.wUtc, stops)
+    const local = pick(this.wLocal, stops)
     const f = this.flags[slot]!
+    const departureMs = utc[0]!
     return {
       id: this.idOf(slot),
-      departureMs: utc[0]!,
-      lat: range(this.wLat, n),
-      lon: range(this.wLon, n),
-      offsetMin: utc.map((u) => (u - utc[0]!) / 60_000),
+      departureMs,
+      lat: pick(this.wLat, stops),
+      lon: pick(this.wLon, stops),
+      offsetMin: utc.map((u) => (u - departureMs) / 60_000),
       zoneOffsetMin: local.map((l, k) => (l - utc[k]!) / 60_000),
-      legPriceMinor: range(this.legPrice, n - 1),
-      legDistanceM: range(this.legDist, n - 1),
+      legPriceMinor: pick(this.legPrice, stops.slice(0, n - 1)),
+      legDistanceM: pick(this.legDist, stops.slice(0, n - 1)),
+      ...(along.length > 0
+        ? {
+            road: along.map((w) => ({
+              mp: this.wMp[w]!,
+              leg: this.wLeg[w]!,
+              fraction: this.wFrac[w]!,
+              lat: this.wLat[w]!,
+              lon: this.wLon[w]!,
+              offsetMin: (this.wUtc[w]! - departureMs) / 60_000,
+              zoneOffsetMin: (this.wLocal[w]! - this.wUtc[w]!) / 60_000
+            }))
+          }
+        : {}),
       // Matching never reads durations, so the index does not keep them: a compacted record has none.
       legDurationS: new Array(n - 1).fill(0),
       currency: CURRENCIES[this.currency[slot]!]!,
@@ -343,7 +396,7 @@ export class TripColumns implements ColumnsImage {
     if (n <= this.alive.length && n + 1 <= this.idStart.length && n + 1 <= this.shownStart.length) return
     this.alive = grow(this.alive, n, sharedU8)
     this.wpStart = grow(this.wpStart, n, sharedI32)
-    this.wpCount = grow(this.wpCount, n, sharedU8)
+    this.wpCount = grow(this.wpCount, n, sharedU16)
     this.currency = grow(this.currency, n, sharedU8)
     this.seats = grow(this.seats, n, sharedU8)
     this.seatsLeft = grow(this.seatsLeft, n, sharedU8)
@@ -373,5 +426,8 @@ export class TripColumns implements ColumnsImage {
     this.wSlot = grow(this.wSlot, n, sharedI32)
     this.legPrice = grow(this.legPrice, n, sharedI32)
     this.legDist = grow(this.legDist, n, sharedI32)
+    this.wMp = grow(this.wMp, n, sharedI32)
+    this.wLeg = grow(this.wLeg, n, sharedU8)
+    this.wFrac = grow(this.wFrac, n, sharedF64)
   }
 }

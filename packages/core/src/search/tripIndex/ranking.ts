@@ -31,8 +31,8 @@ export class Matches {
   // Typed arrays kept by the searcher between searches: no array grows element by element in the
   // candidate loop, and nothing is allocated for a search that fits the last one's room.
   slot = new Int32Array(1024)
-  i = new Uint8Array(1024)
-  j = new Uint8Array(1024)
+  i = new Uint16Array(1024)
+  j = new Uint16Array(1024)
   price = new Float64Array(1024)
   utc = new Float64Array(1024)
   /** The segment's distance of each eligible match, filled by `top` (each is compared many times). */
@@ -60,13 +60,13 @@ export class Matches {
 
   private grow(): void {
     const n = 2 * this.slot.length
-    const copy = <A extends Int32Array | Uint8Array | Float64Array>(a: A, b: A): A => {
+    const copy = <A extends Int32Array | Uint16Array | Float64Array>(a: A, b: A): A => {
       b.set(a)
       return b
     }
     this.slot = copy(this.slot, new Int32Array(n))
-    this.i = copy(this.i, new Uint8Array(n))
-    this.j = copy(this.j, new Uint8Array(n))
+    this.i = copy(this.i, new Uint16Array(n))
+    this.j = copy(this.j, new Uint16Array(n))
     this.price = copy(this.price, new Float64Array(n))
     this.utc = copy(this.utc, new Float64Array(n))
     this.metres = new Float64Array(n)

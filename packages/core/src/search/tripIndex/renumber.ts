@@ -9,6 +9,16 @@ const gatherU8 = (a: Uint8Array, order: Int32Array): Uint8Array => {
   for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
   return b
 }
+const gatherU16 = (a: Uint16Array, order: Int32Array): Uint16Array => {
+  const b = sharedU16(a.length)
+  for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
+  return b
+}
+const scatterU8 = (a: Uint8Array, to: Int32Array): Uint8Array => {
+  const b = sharedU8(a.length)
+  for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
+  return b
+}
 const scatterF64 = (a: Float64Array, to: Int32Array): Float64Array => {
   const b = sharedF64(a.length)
   for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
@@ -92,7 +102,7 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   ;[t.shownStart, t.shownBytes] = gatherRuns(t.shownStart, t.shownBytes, order, sharedU8(t.shownBytes.length))
   t.alive = gatherU8(t.alive, order)
   t.wpStart = start
-  t.wpCount = gatherU8(t.wpCount, order)
+  t.wpCount = gatherU16(t.wpCount, order)
   t.currency = gatherU8(t.currency, order)
   t.seats = gatherU8(t.seats, order)
   t.seatsLeft = gatherU8(t.seatsLeft, order)
@@ -108,6 +118,9 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   t.wLocal = scatterF64(t.wLocal, newW)
   t.legPrice = scatterI32(t.legPrice, newW)
   t.legDist = scatterI32(t.legDist, newW)
+  t.wMp = scatterI32(t.wMp, newW)
+  t.wLeg = scatterU8(t.wLeg, newW)
+  t.wFrac = scatterF64(t.wFrac, newW)
   t.wSlot = wSlot
   t.waypoints = waypoints
 }

@@ -1,0 +1,60 @@
+import { Either, ParseResult, Schema } from "effect"
+import { formatPath, type FeedIssue } from "./decodeFeedTrip.js"
+
+const shown = (value: unknown): string => {
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`
+  if (typeof value === "object" && value !== null) return "an object"
+  const text = value === undefined ? "nothing" : typeof value === "string" ? JSON.stringify(value) : String(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
+const rule = (text: string) => ({ message: (issue: ParseResult.ParseIssue) => ({ message: `${text}, got ${shown(issue.actual)}`, override: true }) })
+const TextOf = (min: number, max: number) =>
+  Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max)).annotations(rule(`must be a string of ${min} to ${max} characters`))
+
+export const MEETING_POINT_TAG = /^[A-Z][A-Z_]{0,39}$/
+
+/** One line of the meeting point feed (NDJSON): a place where drivers pick passengers up. */
+export const FeedMeetingPoint = Schema.Struct({
+  id: Schema.Number.pipe(Schema.int(), Schema.between(1, 2147483647)).annotations(rule("must be an integer from 1 to 2147483647")),
+  status: Schema.optionalWith(Schema.Literal("active", "removed").annotations(rule("must be one of active, removed")), { default: () => "active" as const }),
+  name: TextOf(1, 200),
+  full_name: TextOf(1, 300),
+  city: Schema.String.pipe(Schema.minLength(1)).annotations(rule("must be a non-empty string")),
+  address: Schema.optional(Schema.String.annotations(rule("must be a string"))),
+  lat: Schema.Number.pipe(Schema.between(-90, 90)).annotations(rule("must be a number from -90 to 90")),
+  lon: Schema.Number.pipe(Schema.between(-180, 180)).annotations(rule("must be a number from -180 to 180")),
+  country: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/)).annotations(rule("must be an ISO 3166-1 alpha-2 code (two upper-case letters)")),
+  tags: Schema.optionalWith(
+    Schema.Array(Schema.String.pipe(Schema.pattern(MEETING_POINT_TAG)).annotations(rule("must be a word of A-Z and _, starting with a letter, at most 40 characters")))
+      .pipe(Schema.maxItems(10))
+      .annotations({ message: (issue) => `must be an array of at most 10 tags, got ${shown(issue.actual)}` }),
+    { default: () => [] }
+  )
+})
+export type StoredMeetingPoint = typeof FeedMeetingPoint.Type
+
+const decode = Schema.decodeUnknownEither(FeedMeetingPoint, { errors: "all", onExcessProperty: "error" })
+
+/** Parses and validates one NDJSON line of the meeting point feed. */
+export const decodeMeetingPointLine = (line: string): Either.Either<StoredMeetingPoint, ReadonlyArray<FeedIssue>> => {
+  let json: unknown
+  try {
+    json = JSON.parse(line)
+  } catch (e) {
+    const detail = (e as Error).message
+    return Either.left([{ field: "(line)", reason: `must be valid JSON (${detail.charAt(0).toLowerCase()}${detail.slice(1)})` }])
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return Either.left([{ field: "(line)", reason: `must be a JSON object (one meeting point), got ${Array.isArray(json) ? "an array" : JSON.stringify(json)}` }])
+  }
+  return Either.mapLeft(decode(json), (error) => {
+    const byField = new Map<string, string>()
+    for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+      const field = formatPath(issue.path)
+      if (/^Expected undefined, actual /.test(issue.message)) continue
+      const reason = issue._tag === "Missing" ? "is required" : issue._tag === "Unexpected" ? "is not a field of the meeting point feed" : issue.message
+      if (!byField.has(field)) byField.set(field, reason)
+    }
+    return [...byField].map(([field, reason]) => ({ field, reason }))
+  })
+}

@@ -1,0 +1,71 @@
+import polyline from "@mapbox/polyline"
+import { haversineKm } from "../geo/haversine.js"
+
+/** The most points a leg's `path` may have (docs/FEED.md). */
+export const MAX_PATH_POINTS = 10_000
+/** How far a path's first and last points may lie from the leg's waypoints, km. */
+export const PATH_END_KM = 0.1
+
+/**
+ * A leg's road as the matching reads it: points `v0..vm` with `v0` and `vm` the waypoints
+ * themselves, and `s[t]` the road's length up to `vt` (haversine sums, in point order).
+ */
+export interface LegRoad {
+  readonly lat: Float64Array
+  readonly lon: Float64Array
+  readonly s: Float64Array
+  /** `s[m]`, the leg's road length in km. */
+  readonly length: number
+}
+
+/**
+ * The points of an encoded polyline (precision 1e-5), or a reason when the text is not one. The
+ * library decodes whatever it is given; a text it would not write back the same way (a truncated
+ * chunk, a stray character, an odd number of values) is a broken polyline.
+ */
+export const decodePath = (path: string): Array<[number, number]> | string => {
+  for (let c = 0; c < path.length; c++) {
+    const code = path.charCodeAt(c)
+    if (code < 63 || code > 126) return `must be an encoded polyline, got the character ${JSON.stringify(path[c])} at ${c}`
+  }
+  const points = polyline.decode(path, 5)
+  if (polyline.encode(points, 5) !== path) return "must be an encoded polyline (precision 1e-5); this one is truncated or broken"
+  for (const [lat, lon] of points) {
+    if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180)) return `must be an encoded polyline of valid coordinates, got a point at ${lat},${lon}`
+  }
+  return points
+}
+
+/** Why `path` cannot be leg `from -> to`'s road, or undefined when it can. */
+export const pathProblem = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): string | undefined => {
+  const points = decodePath(path)
+  if (typeof points === "string") return points
+  if (points.length < 2 || points.length > MAX_PATH_POINTS) return `must have 2 to ${MAX_PATH_POINTS} points, got ${points.length}`
+  const [firstLat, firstLon] = points[0]!
+  const [lastLat, lastLon] = points[points.length - 1]!
+  const dFirst = haversineKm(fromLat, fromLon, firstLat, firstLon)
+  if (!(dFirst <= PATH_END_KM)) return `must start within ${PATH_END_KM} km of its first waypoint, starts ${dFirst.toFixed(3)} km away`
+  const dLast = haversineKm(toLat, toLon, lastLat, lastLon)
+  if (!(dLast <= PATH_END_KM)) return `must end within ${PATH_END_KM} km of its second waypoint, ends ${dLast.toFixed(3)} km away`
+  return undefined
+}
+
+/** The road of a leg whose `path` is valid (`pathProblem`), its ends replaced by the waypoints. */
+export const legRoad = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): LegRoad => {
+  const points = decodePath(path)
+  if (typeof points === "string") throw new Error(`legRoad: ${points}`)
+  const m = points.length - 1
+  const lat = new Float64Array(m + 1)
+  const lon = new Float64Array(m + 1)
+  const s = new Float64Array(m + 1)
+  for (let t = 0; t <= m; t++) {
+    lat[t] = points[t]![0]
+    lon[t] = points[t]![1]
+  }
+  lat[0] = fromLat
+  lon[0] = fromLon
+  lat[m] = toLat
+  lon[m] = toLon
+  for (let t = 1; t <= m; t++) s[t] = s[t - 1]! + haversineKm(lat[t - 1]!, lon[t - 1]!, lat[t]!, lon[t]!)
+  return { lat, lon, s, length: s[m]! }
+}

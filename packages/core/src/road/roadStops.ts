@@ -1,0 +1,111 @@
+import { haversineKm } from "../geo/haversine.js"
+import type { FeedTrip } from "../model/FeedTrip.js"
+import { legRoad } from "./roadPath.js"
+import { type MeetingPointGrid, PASS_KM } from "./MeetingPointGrid.js"
+
+/**
+ * A stop along the driver's road (docs/API.md, Along the road): a meeting point that a leg's road
+ * passes, at its fraction of the leg, with what a segment starting or ending there shows.
+ */
+export interface RoadStop {
+  /** The meeting point's id. */
+  readonly mp: number
+  readonly leg: number
+  /** `s_t / L` of the road point nearest the meeting point (the first of equals). */
+  readonly fraction: number
+  /** The meeting point's coordinates. */
+  readonly lat: number
+  readonly lon: number
+  /** Minutes after departure: `offset_min[k] + round((offset_min[k+1] - offset_min[k]) * fraction)`. */
+  readonly offsetMin: number
+  /** UTC offset (minutes) of the meeting point's zone at that instant. */
+  readonly zoneOffsetMin: number
+}
+
+/** The UTC offset, in minutes, at a place and an instant (the stores' time-zone lookup). */
+export type ZoneOffsetAt = (lat: number, lon: number, utcMs: number) => number
+
+/** One leg's passes, before the trip's own rules: meeting point and fraction, by meeting point id. */
+type LegPasses = ReadonlyArray<readonly [mp: number, fraction: number]>
+
+/**
+ * Roads shared by many trips (the same towns, the same route) are worked out once: the passes of a
+ * leg by its path and ends. The owner clears it whenever the meeting points change.
+ */
+export class RoadStopCache {
+  private readonly legs = new Map<string, LegPasses>()
+  constructor(private readonly limit = 200_000) {}
+
+  get(key: string): LegPasses | undefined {
+    return this.legs.get(key)
+  }
+
+  set(key: string, passes: LegPasses): void {
+    if (this.legs.size >= this.limit) this.legs.clear()
+    this.legs.set(key, passes)
+  }
+
+  clear(): void {
+    this.legs.clear()
+  }
+}
+
+/** The meeting points leg `from -> to`'s road passes, with their fractions (no trip rule applied). */
+export const legPasses = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number, grid: MeetingPointGrid): LegPasses => {
+  const road = legRoad(path, fromLat, fromLon, toLat, toLon)
+  if (road.length === 0) return []
+  const bestD = new Map<number, number>()
+  const bestT = new Map<number, number>()
+  const m = road.lat.length - 1
+  for (let t = 0; t <= m; t++) {
+    const lat = road.lat[t]!
+    const lon = road.lon[t]!
+    grid.near(lat, lon, (id) => {
+      const d = haversineKm(lat, lon, grid.latOf(id), grid.lonOf(id))
+      if (!(d <= PASS_KM)) return
+      const before = bestD.get(id)
+      // Points come in order: an equal distance later keeps the earlier point.
+      if (before === undefined || d < before) {
+        bestD.set(id, d)
+        bestT.set(id, t)
+      }
+    })
+  }
+  const passes: Array<readonly [number, number]> = []
+  for (const [id, t] of bestT) passes.push([id, road.s[t]! / road.length])
+  return passes
+}
+
+/**
+ * A trip's stops along the road, in road order: the active meeting points (`grid`) its legs'
+ * roads pass, but none for an `ON_TIME` trip, none that is a waypoint's own meeting point, and each
+ * at the first leg that passes it only; within a leg by fraction, then meeting point id.
+ */
+export const roadStopsOf = (trip: FeedTrip, grid: MeetingPointGrid, zoneOffsetAt: ZoneOffsetAt, cache?: RoadStopCache): Array<RoadStop> => {
+  if (trip.detour === "ON_TIME" || grid.size === 0) return []
+  const own = new Set<number>()
+  for (const w of trip.waypoints) if (w.meeting_point_id !== undefined) own.add(w.meeting_point_id)
+  const seen = new Set<number>()
+  const stops: Array<RoadStop> = []
+  const departureMs = Date.parse(trip.departure_time)
+  trip.legs.forEach((leg, k) => {
+    if (leg.path === undefined) return
+    const a = trip.waypoints[k]!
+    const b = trip.waypoints[k + 1]!
+    const key = `${a.lat},${a.lon},${b.lat},${b.lon},${leg.path}`
+    let passes = cache?.get(key)
+    if (passes === undefined) {
+      passes = legPasses(leg.path, a.lat, a.lon, b.lat, b.lon, grid)
+      cache?.set(key, passes)
+    }
+    const onLeg = passes.filter(([mp]) => !own.has(mp) && !seen.has(mp)).sort((x, y) => x[1] - y[1] || x[0] - y[0])
+    for (const [mp, fraction] of onLeg) {
+      seen.add(mp)
+      const offsetMin = a.offset_min + Math.round((b.offset_min - a.offset_min) * fraction)
+      const lat = grid.latOf(mp)
+      const lon = grid.lonOf(mp)
+      stops.push({ mp, leg: k, fraction, lat, lon, offsetMin, zoneOffsetMin: zoneOffsetAt(lat, lon, departureMs + offsetMin * 60_000) })
+    }
+  })
+  return stops
+}

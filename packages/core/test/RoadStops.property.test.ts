@@ -1,0 +1,252 @@
+import { FastCheck as fc } from "effect"
+import { describe, expect, it } from "vitest"
+import polyline from "@mapbox/polyline"
+import {
+  type FeedTrip,
+  type IndexRecord,
+  MeetingPointGrid,
+  type MatchRequest,
+  referenceSearch,
+  roadStopsOf,
+  type StoredMeetingPoint,
+  TripIndex,
+  type ZoneOffsetAt
+} from "@tripsearch/core"
+import { indexRecord, matchRequest } from "./arbitraries.js"
+
+// The index's stops along the road (grid of meeting points, per-leg cache, stops merged into the
+// trip's columns, the segment rule over them, prorated prices) against the reference, which reads
+// every path point of every leg against every meeting point.
+
+const RAD = Math.PI / 180
+/** The point `km` away from (lat, lon) towards `bearing` degrees, on the haversine's sphere. */
+const towards = (lat: number, lon: number, km: number, bearing: number): [number, number] => {
+  const d = km / 6371.0088
+  const p1 = lat * RAD
+  const t = bearing * RAD
+  const p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(t))
+  const l2 = lon * RAD + Math.atan2(Math.sin(t) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2))
+  return [p2 / RAD, l2 / RAD]
+}
+
+const zoneOffsetAt: ZoneOffsetAt = (_lat, lon, utcMs) => Math.round(lon / 3) * 60 + ((utcMs / 3_600_000) % 2 === 0 ? 0 : 0)
+
+interface World {
+  readonly records: Array<IndexRecord>
+  readonly trips: Map<string, FeedTrip>
+  readonly meetingPoints: Array<StoredMeetingPoint>
+}
+
+const round5 = (x: number) => Math.round(x * 1e5) / 1e5
+
+/** A road between two waypoints: points every few km with some wiggle, in polyline precision. */
+const roadBetween = (a: readonly [number, number], b: readonly [number, number], wiggle: ReadonlyArray<number>, tie: boolean): string => {
+  const points: Array<[number, number]> = [[round5(a[0]), round5(a[1])]]
+  const steps = wiggle.length + 1
+  for (let s = 1; s < steps; s++) {
+    const f = s / steps
+    points.push([round5(a[0] + (b[0] - a[0]) * f + wiggle[s - 1]!), round5(a[1] + (b[1] - a[1]) * f)])
+  }
+  if (tie && points.length > 2) {
+    // Two road points at exactly the same distance from a third place: mirrored in latitude.
+    const [lat, lon] = points[1]!
+    points.splice(1, 1, [round5(lat - 0.004), lon], [round5(lat + 0.004), lon])
+  }
+  points.push([round5(b[0]), round5(b[1])])
+  return polyline.encode(points, 5)
+}
+
+const world = (maxTrips: number): fc.Arbitrary<World> =>
+  fc
+    .record({
+      records: fc.integer({ min: 1, max: maxTrips }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => indexRecord(`t${k}`, undefined, 4)))),
+      wiggles: fc.array(fc.array(fc.double({ min: -0.02, max: 0.02, noNaN: true }), { minLength: 0, maxLength: 12 }), { minLength: 40, maxLength: 40 }),
+      roadless: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+      onTime: fc.array(fc.constantFrom(false, false, true), { minLength: 40, maxLength: 40 }),
+      zeroLeg: fc.array(fc.constantFrom(false, false, false, true), { minLength: 40, maxLength: 40 }),
+      ties: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+      spots: fc.array(
+        fc.record({
+          trip: fc.nat(),
+          leg: fc.nat(),
+          point: fc.nat(),
+          km: fc.constantFrom(0, 0.3, 0.999999, 1, 1.0000001, 1 - 1e-12, 1 + 1e-12, 1.5, 3),
+          bearing: fc.integer({ min: 0, max: 359 }),
+          own: fc.constantFrom(false, false, false, true)
+        }),
+        { minLength: 0, maxLength: 40 }
+      )
+    })
+    .map((g) => {
+      const trips = new Map<string, FeedTrip>()
+      const records = g.records.map((r0, t) => {
+        let r = r0
+        if (g.zeroLeg[t] && r.lat.length > 2) {
+          // A leg of length 0: two waypoints at the same place.
+          r = { ...r, lat: [r.lat[0]!, r.lat[0]!, ...r.lat.slice(2)], lon: [r.lon[0]!, r.lon[0]!, ...r.lon.slice(2)] }
+        }
+        const n = r.lat.length
+        const waypoints = r.lat.map((lat, k) => ({ city: `c${k}`, lat, lon: r.lon[k]!, country: "FR", offset_min: r.offsetMin[k]! }))
+        const legs = waypoints.slice(1).map((_, k) => ({
+          price: 1,
+          distance_km: 1,
+          duration_s: 1,
+          ...(g.roadless[(t + k) % 40] ? {} : { path: roadBetween([r.lat[k]!, r.lon[k]!], [r.lat[k + 1]!, r.lon[k + 1]!], g.wiggles[(t * 3 + k) % 40]!, g.ties[(t + k) % 40]!) })
+        }))
+        const trip = {
+          id: r.id,
+          departure_time: new Date(r.departureMs).toISOString(),
+          detour: g.onTime[t] ? "ON_TIME" : "FIFTEEN_MINUTES",
+          waypoints,
+          legs
+        } as unknown as FeedTrip
+        trips.set(r.id, trip)
+        return { record: r, n }
+      })
+      const meetingPoints: Array<StoredMeetingPoint> = []
+      g.spots.forEach((s, m) => {
+        const { record } = records[s.trip % records.length]!
+        const trip = trips.get(record.id)!
+        const leg = trip.legs[s.leg % trip.legs.length]!
+        const points = leg.path === undefined ? [[record.lat[0]!, record.lon[0]!] as [number, number]] : polyline.decode(leg.path, 5)
+        const [plat, plon] = points[s.point % points.length]!
+        const [lat, lon] = s.km === 0 ? [plat, plon] : towards(plat, plon, s.km, s.bearing)
+        const id = m + 1
+        meetingPoints.push({ id, status: "active", name: `mp${id}`, full_name: `mp${id}, x`, city: "x", lat, lon, country: "FR", tags: [] })
+        if (s.own) {
+          const k = s.point % trip.waypoints.length
+          ;(trip.waypoints[k] as { meeting_point_id?: number }).meeting_point_id = id
+        }
+      })
+      return { records: records.map((x) => x.record), trips, meetingPoints }
+    })
+
+/** The records as the stores make them: stops along the road from the grid of active meeting points. */
+const withStops = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>): Array<IndexRecord> => {
+  const grid = new MeetingPointGrid(meetingPoints.filter((mp) => mp.status === "active"))
+  return w.records.map((r) => {
+    const road = roadStopsOf(w.trips.get(r.id)!, grid, zoneOffsetAt)
+    const { road: _, ...rest } = r
+    return road.length > 0 ? { ...rest, road } : rest
+  })
+}
+
+const reference = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>, req: MatchRequest) =>
+  referenceSearch(w.records, req, { trips: w.trips, meetingPoints, zoneOffsetAt })
+
+/** A request whose places sit on the trips' own stops now and then, so that pairs along the road form. */
+const onStops = (w: World, req: MatchRequest, pickF: number, pickT: number, radius: number): MatchRequest => {
+  const mps = w.meetingPoints
+  if (mps.length === 0) return req
+  const f = mps[pickF % mps.length]!
+  const t = mps[pickT % mps.length]!
+  return {
+    ...req,
+    ...(pickF % 3 !== 2 ? { from: { lat: f.lat, lon: f.lon, radiusKm: radius } } : {}),
+    ...(pickT % 3 !== 2 ? { to: { lat: t.lat, lon: t.lon, radiusKm: radius } } : {})
+  }
+}
+
+describe("stops along the road: the index against the reference", () => {
+  it("gives the reference's answers on generated roads and meeting points", () => {
+    fc.assert(
+      fc.property(world(12), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20), (w, req0, pf, pt, radius) => {
+        const req = onStops(w, req0, pf, pt, radius)
+        const index = TripIndex.from(withStops(w, w.meetingPoints))
+        expect(index.search(req)).toEqual(reference(w, w.meetingPoints, req))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("follows meeting points removed, moved and added again while trips exist", () => {
+    fc.assert(
+      fc.property(
+        world(10),
+        matchRequest,
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom("remove", "move", "readd")), { minLength: 1, maxLength: 6 }),
+        (w, req0, pf, pt, ops) => {
+          const req = onStops(w, req0, pf, pt, 5)
+          const index = TripIndex.from(withStops(w, w.meetingPoints), { compactAfter: 1 })
+          let mps = w.meetingPoints.slice()
+          for (const [pick, op] of ops) {
+            if (mps.length === 0) break
+            const at = pick % mps.length
+            const mp = mps[at]!
+            mps[at] =
+              op === "remove" ? { ...mp, status: "removed" } : op === "move" ? { ...mp, lat: mp.lat + 0.005, lon: mp.lon - 0.004 } : { ...mp, status: "active" }
+            index.apply(withStops(w, mps), [])
+            expect(index.search(req)).toEqual(reference(w, mps, req))
+          }
+        }
+      ),
+      { numRuns: 150 }
+    )
+  })
+
+  it("matches a Mâcon passenger to a Paris -> Lyon driver passing through, with the stop's Place figures", () => {
+    const trip = {
+      id: "paris-lyon",
+      departure_time: "2026-11-23T08:00:00Z",
+      detour: "FIFTEEN_MINUTES",
+      waypoints: [
+        { city: "Paris", lat: 48.8566, lon: 2.3522, country: "FR", offset_min: 0 },
+        { city: "Lyon", lat: 45.764, lon: 4.8357, country: "FR", offset_min: 300 }
+      ],
+      legs: [{ price: 40, distance_km: 465, duration_s: 18000, path: roadBetween([48.8566, 2.3522], [45.764, 4.8357], [0, 0, 0, 0, 0, 0, 0, 0, 0], false) }]
+    } as unknown as FeedTrip
+    const decoded = polyline.decode(trip.legs[0]!.path!, 5)
+    const [lat, lon] = decoded[8]!
+    const macon: StoredMeetingPoint = { id: 7, status: "active", name: "Gare", full_name: "Gare, Mâcon", city: "Mâcon", lat: lat + 0.003, lon, country: "FR", tags: [] }
+    const record: IndexRecord = {
+      id: "paris-lyon",
+      departureMs: Date.parse(trip.departure_time),
+      lat: [48.8566, 45.764],
+      lon: [2.3522, 4.8357],
+      offsetMin: [0, 300],
+      zoneOffsetMin: [60, 60],
+      legPriceMinor: [4000],
+      legDistanceM: [465000],
+      legDurationS: [18000],
+      currency: "EUR",
+      seats: 3,
+      seatsLeft: 2,
+      autoBooking: true,
+      bookingType: "online",
+      short: false,
+      hasPhoto: false,
+      experience: 1,
+      comfortStars: 2
+    }
+    const w: World = { records: [record], trips: new Map([[trip.id, trip]]), meetingPoints: [macon] }
+    const index = TripIndex.from(withStops(w, [macon]))
+    const req: MatchRequest = {
+      from: { lat: macon.lat, lon: macon.lon, radiusKm: 10 },
+      to: { lat: 45.764, lon: 4.8357, radiusKm: 10 },
+      nowMs: Date.parse("2026-11-22T00:00:00Z"),
+      photoOnly: false,
+      autoOnly: false,
+      includeShort: true,
+      currency: "EUR",
+      priceMode: "net",
+      rates: { EUR: 1 } as MatchRequest["rates"],
+      sort: "trip_date",
+      order: "asc",
+      offset: 0,
+      limit: 10,
+      withTopTrips: true
+    }
+    const result = index.search(req)
+    expect(result).toEqual(reference(w, [macon], req))
+    expect(result.total).toBe(1)
+    const hit = result.page[0]!
+    expect(hit.fromStop?.mp).toBe(7)
+    expect(hit.fromStop?.fraction).toBeCloseTo(0.8, 1)
+    // 20% of the leg's price, rounded to the cent.
+    expect(result.lowestPriceMinor).toBe(Math.round((1 - hit.fromStop!.fraction) * 4000))
+    // Without the meeting point, the trip is not found from Mâcon.
+    expect(TripIndex.from(withStops(w, [])).search(req).total).toBe(0)
+  })
+})
