@@ -6,12 +6,17 @@ import type { StoredTrip } from "./model/StoredTrip.js"
 import { TripStore } from "./ports/TripStore.js"
 import { renderTripDetail } from "./render/renderTripDetail.js"
 import { tripSelfUrl } from "./render/renderSearchTrip.js"
-import { segmentView } from "./render/SegmentView.js"
+import { endsKnown, meetingPointIdsOf, type RoadEnds, segmentId, segmentView } from "./render/SegmentView.js"
+import type { RoadStop } from "./road/roadStops.js"
 import type { JsonObject, RawParams, RequestContext } from "./RequestContext.js"
 
-const TRIP_ID = /^([A-Za-z0-9-]{1,64})(?:_(\d{1,2})_(\d{1,2}))?$/
+const TRIP_ID = /^([A-Za-z0-9-]{1,64})(?:_(\d{1,2}|m\d{1,10})_(\d{1,2}|m\d{1,10}))?$/
 
-/** A permanent id (`{id}` or `{id}_{i}_{j}`) to its active trip and segment, or 404. */
+/**
+ * A permanent id (`{id}`, `{id}_{i}_{j}`, an end along the road written `m{meeting point id}`) to
+ * its active trip and segment, or 404: also when that meeting point is no longer a stop of the
+ * trip, or the ends are not in road order.
+ */
 const findSegment = (permanentId: string) =>
   Effect.gen(function* () {
     const m = TRIP_ID.exec(permanentId)
@@ -21,32 +26,44 @@ const findSegment = (permanentId: string) =>
     if (Option.isNone(found) || found.value.trip.status !== "active") return yield* new TripNotFound({ id: permanentId })
     const stored: StoredTrip = found.value
     const last = stored.trip.waypoints.length - 1
-    const i = m[2] === undefined ? 0 : Number(m[2])
-    const j = m[3] === undefined ? last : Number(m[3])
-    if (!(i < j && j <= last)) return yield* new TripNotFound({ id: permanentId })
-    return { stored, i, j }
+    const end = (text: string | undefined, whole: number): { k: number; stop?: RoadStop } | undefined => {
+      if (text === undefined) return { k: whole }
+      if (!text.startsWith("m")) return { k: Number(text) }
+      const stop = (stored.roadStops ?? []).find((s) => s.mp === Number(text.slice(1)))
+      return stop === undefined ? undefined : { k: stop.leg, stop }
+    }
+    const a = end(m[2], 0)
+    const b = end(m[3], last)
+    if (a === undefined || b === undefined) return yield* new TripNotFound({ id: permanentId })
+    const position = (e: { k: number; stop?: RoadStop }) => (e.stop !== undefined ? e.stop.leg + e.stop.fraction : e.k < last ? e.k : last)
+    const ordered = a.stop === undefined && b.stop === undefined ? a.k < b.k && b.k <= last : b.k <= last && position(b) > position(a)
+    if (!ordered || (b.stop === undefined && b.k === 0)) return yield* new TripNotFound({ id: permanentId })
+    const ends: RoadEnds = { ...(a.stop !== undefined ? { fromStop: a.stop } : {}), ...(b.stop !== undefined ? { toStop: b.stop } : {}) }
+    const meetingPoints = yield* store.meetingPoints(meetingPointIdsOf(stored.trip, a.k, ends))
+    if (!endsKnown(ends, meetingPoints)) return yield* new TripNotFound({ id: permanentId })
+    return { stored, i: a.k, j: b.k, ends, meetingPoints }
   })
 
 /** `GET /api/v2/trips/{id}`: a whole trip or a sub-trip `{id}_{i}_{j}`. */
 export const tripDetails = (id: string, params: RawParams, context: RequestContext): Effect.Effect<JsonObject, DetailsError, TripStore> =>
   Effect.gen(function* () {
     const query = yield* decodeDetailsQuery(params)
-    const { stored, i, j } = yield* findSegment(id)
+    const { stored, i, j, ends, meetingPoints } = yield* findSegment(id)
     const locale = LOCALE_TABLE[query.locale]
     const rates = yield* (yield* TripStore).rates
     const nowMs = yield* Clock.currentTimeMillis
-    const view = segmentView(stored, i, j, locale, query.cur ?? locale.currency, rates)
-    return renderTripDetail(view, locale, context, nowMs)
+    const view = segmentView(stored, i, j, locale, query.cur ?? locale.currency, rates, ends)
+    return renderTripDetail(view, locale, context, nowMs, meetingPoints)
   })
 
 /** `GET /api/v2/trips/{id}/threads`: the questions asked to the driver, with answers, when messaging is public. */
 export const tripThreads = (id: string, params: RawParams, context: RequestContext): Effect.Effect<JsonObject, DetailsError, TripStore> =>
   Effect.gen(function* () {
     const query = yield* decodeDetailsQuery(params)
-    const { stored, i, j } = yield* findSegment(id)
+    const { stored, i, j, ends } = yield* findSegment(id)
     const locale = LOCALE_TABLE[query.locale]
     const { trip } = stored
-    const permanentId = i === 0 && j === trip.waypoints.length - 1 ? trip.id : `${trip.id}_${i}_${j}`
+    const permanentId = segmentId(trip.id, i, j, trip.waypoints.length - 1, ends)
     const questions = trip.messaging_status === "public" ? (trip.questions ?? []) : []
     return {
       links: { _self: tripSelfUrl(context, permanentId, locale, query.cur ?? locale.currency, "/threads") },

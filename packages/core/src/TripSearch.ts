@@ -13,7 +13,7 @@ import { frontQuery } from "./render/frontQuery.js"
 import { renderFacets } from "./render/renderFacets.js"
 import { renderPrice } from "./render/renderParts.js"
 import { renderSearchTrip } from "./render/renderSearchTrip.js"
-import { segmentView } from "./render/SegmentView.js"
+import { endsKnown, meetingPointIdsOf, segmentView } from "./render/SegmentView.js"
 import type { JsonObject, RawParams, RequestContext } from "./RequestContext.js"
 import type { MatchResult, SegmentHit } from "./search/MatchRequest.js"
 import type { ShownStoredTrip } from "./model/ShownTrip.js"
@@ -59,12 +59,20 @@ export const searchTrips = (
     const trips: ReadonlyMap<string, ShownStoredTrip> =
       result.trips ?? (shown.length === 0 ? new Map() : yield* store.getTrips([...new Set(shown.map((h) => h.id))]))
     const currency = query.cur
-    // A trip cancelled between matching and reading is left out rather than shown stale.
+    const mpIds = shown.flatMap((h) => {
+      const stored = trips.get(h.id)
+      return stored === undefined ? [] : meetingPointIdsOf(stored.trip, h.i, h)
+    })
+    const meetingPoints = mpIds.length === 0 ? new Map() : yield* store.meetingPoints([...new Set(mpIds)])
+    // A trip cancelled between matching and reading is left out rather than shown stale, and so is
+    // a segment whose meeting point along the road was removed meanwhile.
     const render = (hits: ReadonlyArray<SegmentHit>) =>
       hits.flatMap((h) => {
         const stored = trips.get(h.id)
         if (stored === undefined) return []
-        return [renderSearchTrip(segmentView(stored, h.i, h.j, locale, currency, rates), locale, context, h.fromKm, h.toKm)]
+        const view = segmentView(stored, h.i, h.j, locale, currency, rates, h)
+        if (!endsKnown(view, meetingPoints)) return []
+        return [renderSearchTrip(view, locale, context, h.fromKm, h.toKm, meetingPoints)]
       })
 
     const axisKm = from !== undefined && to !== undefined ? Math.round(1.2 * haversineKm(from.lat, from.lon, to.lat, to.lon)) : undefined

@@ -157,7 +157,7 @@ describe("stops along the road: the index against the reference", () => {
       }),
       { numRuns: 300 }
     )
-  })
+  }, 120_000)
 
   it("follows meeting points removed, moved and added again while trips exist", () => {
     fc.assert(
@@ -184,7 +184,7 @@ describe("stops along the road: the index against the reference", () => {
       ),
       { numRuns: 150 }
     )
-  })
+  }, 120_000)
 
   it("matches a Mâcon passenger to a Paris -> Lyon driver passing through, with the stop's Place figures", () => {
     const trip = {

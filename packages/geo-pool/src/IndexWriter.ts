@@ -1,4 +1,4 @@
-import type { IndexImage, RateTable, TripIndex, TripStore } from "@tripsearch/core"
+import type { IndexImage, RateTable, StoredMeetingPoint, TripIndex, TripStore } from "@tripsearch/core"
 import { Effect } from "effect"
 import { BroadcastChannel, threadId } from "node:worker_threads"
 import { writeSnapshot } from "./IndexSnapshot.js"
@@ -10,8 +10,22 @@ export type IndexMessage =
   | { readonly _tag: "IndexImage"; readonly image: IndexImage }
   /** The store's currency rates (at start, then whenever a refresh finds them changed). */
   | { readonly _tag: "Rates"; readonly rates: RateTable }
+  /** The store's active meeting points (at start, then whenever an import changed them), which answers name. */
+  | { readonly _tag: "MeetingPoints"; readonly meetingPoints: ReadonlyArray<StoredMeetingPoint> }
   /** A worker that just started asks for the current image. */
   | { readonly _tag: "ImageWanted" }
+
+interface MeetingPointsHeld {
+  readonly version: string
+  readonly list: ReadonlyArray<StoredMeetingPoint>
+}
+
+/** The store's active meeting points with the version they were read at (read before the points: a change in between is read again). */
+const readMeetingPoints = async (store: TripStore["Type"]): Promise<MeetingPointsHeld> => {
+  const version = await Effect.runPromise(store.meetingPointsVersion)
+  const all = await Effect.runPromise(store.meetingPoints())
+  return { version, list: [...all.values()] }
+}
 
 /** How often a store that wakes its followers (`TripStore.watchChanges`) is polled all the same. */
 export const WATCHED_REFRESH_MS = 1_000
@@ -70,7 +84,8 @@ export class IndexWriter {
     private readonly snapshot: SnapshotPlace | undefined,
     private snapshotSeq: number,
     private rates: RateTable,
-    stats: Float64Array | undefined
+    stats: Float64Array | undefined,
+    private meetingPoints: MeetingPointsHeld
   ) {
     this.stats = stats ?? newWriterStats()
     this.stats[STATS.buildMs] = load.ms
@@ -82,12 +97,14 @@ export class IndexWriter {
     this.channel.onmessage = (event) => {
       const message = (event as MessageEvent).data as IndexMessage | undefined
       if (message?._tag === "ImageWanted") {
+        this.postMeetingPoints()
         this.postRates()
         this.post(index.image())
       }
     }
     index.onImage((image) => this.post(image))
     // Workers started while the index loaded asked for it before this channel existed: tell them now.
+    this.postMeetingPoints()
     this.postRates()
     this.post(index.image())
     // A store that wakes its followers is polled only as a safety net, once a second at most.
@@ -115,7 +132,8 @@ export class IndexWriter {
     const snapshot = options.snapshotPath === undefined ? undefined : await snapshotPlace(store, options.snapshotPath)
     const { index, seq, load, snapshotSeq } = await loadIndex(store, snapshot)
     const rates = await Effect.runPromise(store.rates)
-    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, snapshotSeq, rates, options.stats)
+    const meetingPoints = await readMeetingPoints(store)
+    const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, snapshotSeq, rates, options.stats, meetingPoints)
     // After a scan, the next start reads the snapshot instead.
     if (load.from === "store") writer.saveSnapshot()
     await writer.watch()
@@ -171,6 +189,13 @@ export class IndexWriter {
         this.rates = rates
         this.postRates()
       }
+      // The meeting points that answers name are read again only when an import changed them.
+      const version = await Effect.runPromise(this.store.meetingPointsVersion)
+      if (this.closed) return
+      if (version !== this.meetingPoints.version) {
+        this.meetingPoints = await readMeetingPoints(this.store)
+        this.postMeetingPoints()
+      }
       this.stats[STATS.lastRefreshAt] = Date.now()
     } catch (e) {
       // A busy or briefly unreachable store: keep serving the index as it is and retry at the next tick.
@@ -187,6 +212,10 @@ export class IndexWriter {
 
   private post(image: IndexImage): void {
     if (!this.closed) this.channel.postMessage({ _tag: "IndexImage", image } satisfies IndexMessage)
+  }
+
+  private postMeetingPoints(): void {
+    if (!this.closed) this.channel.postMessage({ _tag: "MeetingPoints", meetingPoints: this.meetingPoints.list } satisfies IndexMessage)
   }
 
   private postRates(): void {

@@ -15,6 +15,7 @@ import {
   InMemoryTripMatcher,
   type IndexImage,
   type RateTable,
+  type StoredMeetingPoint,
   PlaceResolver,
   type RawParams,
   type RequestContext,
@@ -40,10 +41,12 @@ channel.unref()
 let searcher: TripSearcher | undefined
 let version = -1
 let rates: RateTable | undefined
+let meetingPoints: ReadonlyMap<number, StoredMeetingPoint> = new Map()
 const firstImage = new Promise<void>((resolve) => {
   channel.onmessage = (event) => {
     const message = (event as MessageEvent).data as IndexMessage | undefined
     if (message?._tag === "Rates") rates = message.rates
+    if (message?._tag === "MeetingPoints") meetingPoints = new Map(message.meetingPoints.map((mp) => [mp.id, mp]))
     else if (message?._tag === "IndexImage" && message.image.version > version) adopt(message.image)
     if (searcher !== undefined && rates !== undefined) resolve()
   }
@@ -78,7 +81,18 @@ const indexOnlyStore: TripStore["Type"] = {
   scanIndex: () => Effect.die(new Error("geo-pool: a worker does not scan the store")),
   changesSince: () => Effect.die(new Error("geo-pool: a worker does not follow the store")),
   identity: Effect.die(new Error("geo-pool: a worker has no store")),
-  rates: Effect.sync(() => rates ?? DEFAULT_RATES)
+  rates: Effect.sync(() => rates ?? DEFAULT_RATES),
+  meetingPoints: (ids) =>
+    Effect.sync(() => {
+      if (ids === undefined) return meetingPoints
+      const found = new Map<number, StoredMeetingPoint>()
+      for (const id of ids) {
+        const mp = meetingPoints.get(id)
+        if (mp !== undefined) found.set(id, mp)
+      }
+      return found
+    }),
+  meetingPointsVersion: Effect.die(new Error("geo-pool: a worker does not follow the store"))
 }
 
 /**

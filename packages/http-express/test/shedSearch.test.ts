@@ -16,7 +16,9 @@ const ports = Layer.mergeAll(
     scanIndex: () => Effect.succeed(0),
     identity: Effect.succeed("test"),
     changesSince: () => Effect.succeed({ seq: 1, upserts: [], removed: [] }),
-    rates: Effect.succeed(DEFAULT_RATES)
+    rates: Effect.succeed(DEFAULT_RATES),
+      meetingPoints: () => Effect.succeed(new Map()),
+      meetingPointsVersion: Effect.succeed("0")
   }),
   Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) }),
   Layer.succeed(TripMatcher, { match: () => Effect.dieMessage("no matcher in this test") })

@@ -13,7 +13,9 @@ export const stubPorts = (seq: number) =>
       scanIndex: () => Effect.succeed(0),
       identity: Effect.succeed("test"),
       changesSince: () => Effect.succeed({ seq, upserts: [], removed: [] }),
-      rates: Effect.succeed(DEFAULT_RATES)
+      rates: Effect.succeed(DEFAULT_RATES),
+      meetingPoints: () => Effect.succeed(new Map()),
+      meetingPointsVersion: Effect.succeed("0")
     }),
     Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) }),
     Layer.succeed(TripMatcher, { match: () => Effect.dieMessage("no matcher in this test") })

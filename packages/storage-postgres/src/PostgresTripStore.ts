@@ -1,21 +1,29 @@
-import { CURRENCIES, type CurrencyCode, DEFAULT_RATES, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, StoreUnavailable, TripStore } from "@tripsearch/core"
-import { unpackRecord } from "@tripsearch/store-common"
+import { CURRENCIES, type CurrencyCode, DEFAULT_RATES, type FeedTrip, type IndexRecord, type RateTable, type StoredMeetingPoint, type StoredTrip, StoreUnavailable, TripStore } from "@tripsearch/core"
+import { readRoadStops, unpackRecord } from "@tripsearch/store-common"
 import { Effect, Layer, Option } from "effect"
 import { connectPostgres, type Sql } from "./connectPostgres.js"
 import { listenForChanges } from "./listenForChanges.js"
 import { migrate } from "./migrations.js"
 import { isUnreachable, storeRead } from "./unavailable.js"
 
-const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
-  trip: JSON.parse(tripJson) as FeedTrip,
-  zoneOffsets: JSON.parse(zoneOffsets) as Array<number>
-})
+const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: string | null): StoredTrip => {
+  const stops = readRoadStops(roadStops)
+  return {
+    trip: JSON.parse(tripJson) as FeedTrip,
+    zoneOffsets: JSON.parse(zoneOffsets) as Array<number>,
+    ...(stops !== undefined ? { roadStops: stops } : {})
+  }
+}
 
 /** Rows the index scan reads per round trip. */
 const SCAN_BATCH = 2_000
 
 /** A trip's index record from its `id, packed, shown` columns. */
-const recordOf = (row: { id: string; packed: Buffer; shown: Buffer }): IndexRecord => unpackRecord(row.id, row.packed, row.shown)
+const recordOf = (row: { id: string; packed: Buffer; shown: Buffer; road_stops: string | null }): IndexRecord => {
+  const record = unpackRecord(row.id, row.packed, row.shown)
+  const road = readRoadStops(row.road_stops)
+  return road === undefined ? record : { ...record, road }
+}
 
 /** The last change sequence number committed (0 when no trip was ever stored). */
 export const currentSeq = async (sql: Sql): Promise<number> => {
@@ -34,16 +42,32 @@ export const currentSeq = async (sql: Sql): Promise<number> => {
 export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
   getTrip: (id) =>
     storeRead(async () => {
-      const [row] = await sql<Array<{ trip_json: string; zone_offsets: string }>>`SELECT trip_json, zone_offsets FROM trips WHERE id = ${id}`
-      return row === undefined ? Option.none() : Option.some(storedFrom(row.trip_json, row.zone_offsets))
+      const [row] = await sql<Array<{ trip_json: string; zone_offsets: string; road_stops: string | null }>>`
+        SELECT trip_json, zone_offsets, road_stops FROM trips WHERE id = ${id}`
+      return row === undefined ? Option.none() : Option.some(storedFrom(row.trip_json, row.zone_offsets, row.road_stops))
     }),
   getTrips: (ids) =>
     storeRead(async () => {
       const out = new Map<string, StoredTrip>()
       if (ids.length === 0) return out
-      const rows = await sql<Array<{ id: string; trip_json: string; zone_offsets: string }>>`
-        SELECT id, trip_json, zone_offsets FROM trips WHERE id = ANY(${sql.array([...ids])}::text[])`
-      for (const row of rows) out.set(row.id, storedFrom(row.trip_json, row.zone_offsets))
+      const rows = await sql<Array<{ id: string; trip_json: string; zone_offsets: string; road_stops: string | null }>>`
+        SELECT id, trip_json, zone_offsets, road_stops FROM trips WHERE id = ANY(${sql.array([...ids])}::text[])`
+      for (const row of rows) out.set(row.id, storedFrom(row.trip_json, row.zone_offsets, row.road_stops))
+      return out
+    }),
+  meetingPoints: (ids) =>
+    storeRead(async () => {
+      const out = new Map<number, StoredMeetingPoint>()
+      if (ids !== undefined && ids.length === 0) return out
+      const rows =
+        ids === undefined
+          ? await sql<Array<{ mp_json: string }>>`SELECT mp_json FROM meeting_points WHERE status = 'active' ORDER BY id`
+          : await sql<Array<{ mp_json: string }>>`
+              SELECT mp_json FROM meeting_points WHERE status = 'active' AND id = ANY(${sql.array([...ids])}::integer[])`
+      for (const row of rows) {
+        const mp = JSON.parse(row.mp_json) as StoredMeetingPoint
+        out.set(mp.id, mp)
+      }
       return out
     }),
   scanIndex: (onRecord) =>
@@ -51,8 +75,8 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
       () =>
         sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
           const seq = await currentSeq(tx as unknown as Sql)
-          await tx<Array<{ id: string; packed: Buffer; shown: Buffer }>>`
-            SELECT id, packed, shown FROM trips WHERE status = 'active' ORDER BY id`.cursor(SCAN_BATCH, (rows) => {
+          await tx<Array<{ id: string; packed: Buffer; shown: Buffer; road_stops: string | null }>>`
+            SELECT id, packed, shown, road_stops FROM trips WHERE status = 'active' ORDER BY id`.cursor(SCAN_BATCH, (rows) => {
             for (const row of rows) onRecord(recordOf(row))
           })
           return seq
@@ -66,8 +90,8 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
         const upserts: Array<IndexRecord> = []
         const removed: Array<string> = []
         if (seq > since) {
-          const rows = await tx<Array<{ status: string; id: string; packed: Buffer; shown: Buffer }>>`
-            SELECT status, id, packed, shown FROM trips WHERE seq > ${since} ORDER BY seq`
+          const rows = await tx<Array<{ status: string; id: string; packed: Buffer; shown: Buffer; road_stops: string | null }>>`
+            SELECT status, id, packed, shown, road_stops FROM trips WHERE seq > ${since} ORDER BY seq`
           for (const row of rows) {
             if (row.status === "active") upserts.push(recordOf(row))
             else removed.push(row.id)
@@ -77,6 +101,10 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
       }),
       false
     ),
+  meetingPointsVersion: storeRead(async () => {
+    const [row] = await sql<Array<{ value: string }>>`SELECT value FROM meta WHERE key = 'meeting_points_version'`
+    return row?.value ?? "0"
+  }),
   identity: storeRead(async () => {
     const [row] = await sql<Array<{ value: string }>>`SELECT value FROM meta WHERE key = 'store_id'`
     return `postgres:${row!.value}`

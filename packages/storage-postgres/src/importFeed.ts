@@ -1,7 +1,8 @@
 import { once } from "node:events"
 import { finished } from "node:stream/promises"
 import type { Writable } from "node:stream"
-import { type FeedSource, type ImportOptions, type ImportResult, readFeed, type TripRow } from "@tripsearch/store-common"
+import { type FeedSource, type ImportOptions, type ImportResult, readFeed, type RoadColumns, RoadStopper, type TripRow } from "@tripsearch/store-common"
+import { activeMeetingPoints } from "./importMeetingPoints.js"
 import type { Sql } from "./connectPostgres.js"
 
 /** The channel every committed change is announced on, with the store's new change sequence number. */
@@ -10,16 +11,19 @@ export const CHANGES_CHANNEL = "tripsearch_changes"
 /** Bytes of COPY data gathered before they are written to the connection. */
 const COPY_CHUNK = 256 * 1024
 
-const COLUMNS = "id, status, departure_ms, currency, seats, seats_left, booking_type, flags, experience, comfort_stars, packed, shown, zone_offsets, trip_json"
+const COLUMNS =
+  "id, status, departure_ms, currency, seats, seats_left, booking_type, flags, experience, comfort_stars, packed, shown, zone_offsets, trip_json, " +
+  "road_stops, road_min_lat, road_max_lat, road_min_lon, road_max_lon"
 
 /** COPY's text format: a backslash, tab, newline or carriage return in a value is escaped. */
 const text = (s: string): string => (/[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r")) : s)
 /** A bytea value in COPY's text format: `\x` and hex digits, its backslash escaped. */
 const bytea = (b: Uint8Array): string => `\\\\x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")}`
 
-const copyLine = (line: number, r: TripRow): string =>
+const copyLine = (line: number, r: TripRow, road: RoadColumns): string =>
   `${line}\t${text(r.id)}\t${r.status}\t${r.departure_ms}\t${text(r.currency)}\t${r.seats}\t${r.seats_left}\t${text(r.booking_type)}\t` +
-  `${r.flags}\t${r.experience}\t${r.comfort_stars}\t${bytea(r.packed)}\t${bytea(r.shown)}\t${text(r.zone_offsets)}\t${text(r.trip_json)}\n`
+  `${r.flags}\t${r.experience}\t${r.comfort_stars}\t${bytea(r.packed)}\t${bytea(r.shown)}\t${text(r.zone_offsets)}\t${text(r.trip_json)}\t` +
+  `${road.road_stops === null ? "\\N" : text(road.road_stops)}\t${road.road_box === null ? "\\N\t\\N\t\\N\t\\N" : road.road_box.join("\t")}\n`
 
 /** Thrown inside the transaction to roll it back when the feed has a bad line. */
 class Rejected {
@@ -47,8 +51,10 @@ export const importFeed = async (sql: Sql, source: FeedSource, options: ImportOp
           line integer NOT NULL, id text COLLATE "C" NOT NULL, status text NOT NULL, departure_ms bigint NOT NULL,
           currency text NOT NULL, seats integer NOT NULL, seats_left integer NOT NULL, booking_type text NOT NULL,
           flags integer NOT NULL, experience integer NOT NULL, comfort_stars integer NOT NULL, packed bytea NOT NULL,
-          shown bytea NOT NULL, zone_offsets text NOT NULL, trip_json text NOT NULL
+          shown bytea NOT NULL, zone_offsets text NOT NULL, trip_json text NOT NULL, road_stops text,
+          road_min_lat double precision, road_max_lat double precision, road_min_lon double precision, road_max_lon double precision
         ) ON COMMIT DROP`)
+      const roads = new RoadStopper(await activeMeetingPoints(tx as unknown as Sql))
       const copy = (await tx.unsafe(`COPY import_rows (line, ${COLUMNS}) FROM STDIN`).writable()) as Writable
       let line = 0
       let chunk = ""
@@ -60,7 +66,7 @@ export const importFeed = async (sql: Sql, source: FeedSource, options: ImportOp
       let read: Awaited<ReturnType<typeof readFeed>>
       try {
         read = await readFeed(source, options, (row) => {
-          chunk += copyLine(++line, row)
+          chunk += copyLine(++line, row, roads.columnsOf(row.trip_json))
           return chunk.length >= COPY_CHUNK ? flush() : undefined
         })
         if (read.ok && chunk.length > 0) await flush()
@@ -78,11 +84,14 @@ export const importFeed = async (sql: Sql, source: FeedSource, options: ImportOp
         SELECT ${COLUMNS.split(", ").map((c) => `s.${c}`).join(", ")}, $1::bigint + row_number() OVER (ORDER BY s.line)
         FROM import_rows s LEFT JOIN trips t ON t.id = s.id
         WHERE t.id IS NULL OR t.trip_json <> s.trip_json OR t.zone_offsets <> s.zone_offsets OR t.packed <> s.packed
+           OR t.road_stops IS DISTINCT FROM s.road_stops
         ON CONFLICT (id) DO UPDATE SET
           status = excluded.status, seq = excluded.seq, departure_ms = excluded.departure_ms, currency = excluded.currency,
           seats = excluded.seats, seats_left = excluded.seats_left, booking_type = excluded.booking_type,
           flags = excluded.flags, experience = excluded.experience, comfort_stars = excluded.comfort_stars,
-          packed = excluded.packed, shown = excluded.shown, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json`, [base])
+          packed = excluded.packed, shown = excluded.shown, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json,
+          road_stops = excluded.road_stops, road_min_lat = excluded.road_min_lat, road_max_lat = excluded.road_max_lat,
+          road_min_lon = excluded.road_min_lon, road_max_lon = excluded.road_max_lon`, [base])
       const seq = base + changed.count
       if (changed.count > 0) {
         await tx`UPDATE change_seq SET seq = ${seq}`

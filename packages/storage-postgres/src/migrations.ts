@@ -72,6 +72,23 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   -- Keys made in the same millisecond are listed in the order they were made, as SQLite's rowid
   -- lists them.
   ALTER TABLE api_keys ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY;
+  `,
+  `
+  -- Meeting points, and each trip's stops along the road with its road's bounding box (as SQLite's
+  -- migration 5 describes them).
+  CREATE TABLE meeting_points (
+    id      integer PRIMARY KEY,
+    status  text NOT NULL CHECK (status IN ('active', 'removed')),
+    lat     double precision NOT NULL,
+    lon     double precision NOT NULL,
+    mp_json text NOT NULL
+  );
+  ALTER TABLE trips ADD COLUMN road_stops text;
+  ALTER TABLE trips ADD COLUMN road_min_lat double precision;
+  ALTER TABLE trips ADD COLUMN road_max_lat double precision;
+  ALTER TABLE trips ADD COLUMN road_min_lon double precision;
+  ALTER TABLE trips ADD COLUMN road_max_lon double precision;
+  CREATE INDEX trips_road_box ON trips (road_min_lat, road_max_lat, road_min_lon, road_max_lon) WHERE road_min_lat IS NOT NULL;
   `
 ]
 

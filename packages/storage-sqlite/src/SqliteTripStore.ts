@@ -1,12 +1,27 @@
-import { CURRENCIES, DEFAULT_RATES, type CurrencyCode, encodeShown, type FeedTrip, type IndexRecord, type RateTable, type StoredTrip, TripStore } from "@tripsearch/core"
+import {
+  CURRENCIES,
+  DEFAULT_RATES,
+  type CurrencyCode,
+  encodeShown,
+  type FeedTrip,
+  type IndexRecord,
+  type RateTable,
+  type StoredMeetingPoint,
+  type StoredTrip,
+  TripStore
+} from "@tripsearch/core"
 import { Effect, Layer, Option } from "effect"
 import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
-import { INDEX_COLUMNS, unpackRecord } from "@tripsearch/store-common"
+import { INDEX_COLUMNS, readRoadStops, unpackRecord } from "@tripsearch/store-common"
 
-const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
-  trip: JSON.parse(tripJson) as FeedTrip,
-  zoneOffsets: JSON.parse(zoneOffsets) as Array<number>
-})
+const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: string | null): StoredTrip => {
+  const stops = readRoadStops(roadStops)
+  return {
+    trip: JSON.parse(tripJson) as FeedTrip,
+    zoneOffsets: JSON.parse(zoneOffsets) as Array<number>,
+    ...(stops !== undefined ? { roadStops: stops } : {})
+  }
+}
 
 /**
  * An index record from a raw row of INDEX_COLUMNS then `shown`, with what a search shows of the
@@ -15,16 +30,21 @@ const storedFrom = (tripJson: string, zoneOffsets: string): StoredTrip => ({
 const shownRecord = (row: ReadonlyArray<unknown>, tripJson: (id: string) => string): IndexRecord => {
   const shown = row[2] as Uint8Array | null
   const id = row[0] as string
-  return unpackRecord(id, row[1] as Uint8Array, shown ?? encodeShown(JSON.parse(tripJson(id)) as FeedTrip))
+  const record = unpackRecord(id, row[1] as Uint8Array, shown ?? encodeShown(JSON.parse(tripJson(id)) as FeedTrip))
+  const road = readRoadStops(row[3] as string | null)
+  return road === undefined ? record : { ...record, road }
 }
 
 /** The TripStore service over an open database (the caller owns the connection). */
 export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
-  const getOne = db.prepare("SELECT trip_json, zone_offsets FROM trips WHERE id = ?").raw()
-  const getMany = db.prepare("SELECT id, trip_json, zone_offsets FROM trips WHERE id IN (SELECT value FROM json_each(?))").raw()
+  const getOne = db.prepare("SELECT trip_json, zone_offsets, road_stops FROM trips WHERE id = ?").raw()
+  const getMany = db.prepare("SELECT id, trip_json, zone_offsets, road_stops FROM trips WHERE id IN (SELECT value FROM json_each(?))").raw()
   // What a search shows of a trip goes into the index too, from the covering index `trips_scan`.
-  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS}, shown FROM trips WHERE status = 'active'`).raw()
-  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS}, shown FROM trips WHERE seq > ? ORDER BY seq`).raw()
+  const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS}, shown, road_stops FROM trips WHERE status = 'active'`).raw()
+  const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS}, shown, road_stops FROM trips WHERE seq > ? ORDER BY seq`).raw()
+  const meetingPointRows = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' AND id IN (SELECT value FROM json_each(?))").pluck()
+  const allMeetingPoints = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' ORDER BY id").pluck()
+  const mpVersion = db.prepare("SELECT value FROM meta WHERE key = 'meeting_points_version'").pluck()
   const tripJsonOf = db.prepare("SELECT trip_json FROM trips WHERE id = ?").pluck()
   const tripJson = (id: string): string => tripJsonOf.get(id) as string
   const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
@@ -50,19 +70,33 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   return {
     getTrip: (id) =>
       Effect.sync(() => {
-        const row = getOne.get(id) as [string, string] | undefined
-        return row === undefined ? Option.none() : Option.some(storedFrom(row[0], row[1]))
+        const row = getOne.get(id) as [string, string, string | null] | undefined
+        return row === undefined ? Option.none() : Option.some(storedFrom(row[0], row[1], row[2]))
       }),
     getTrips: (ids) =>
       Effect.sync(() => {
         const out = new Map<string, StoredTrip>()
         if (ids.length === 0) return out
-        for (const [id, json, zones] of getMany.all(JSON.stringify(ids)) as Array<[string, string, string]>) out.set(id, storedFrom(json, zones))
+        for (const [id, json, zones, stops] of getMany.all(JSON.stringify(ids)) as Array<[string, string, string, string | null]>) {
+          out.set(id, storedFrom(json, zones, stops))
+        }
+        return out
+      }),
+    meetingPoints: (ids) =>
+      Effect.sync(() => {
+        const out = new Map<number, StoredMeetingPoint>()
+        if (ids !== undefined && ids.length === 0) return out
+        const rows = ids === undefined ? allMeetingPoints.all() : meetingPointRows.all(JSON.stringify(ids))
+        for (const json of rows as Array<string>) {
+          const mp = JSON.parse(json) as StoredMeetingPoint
+          out.set(mp.id, mp)
+        }
         return out
       }),
     scanIndex: (onRecord) => Effect.sync(() => scan.deferred(onRecord)),
     changesSince: (seq) => Effect.sync(() => changesSince.deferred(seq)),
     identity: Effect.sync(() => `sqlite:${storeId.get() as string}`),
+    meetingPointsVersion: Effect.sync(() => (mpVersion.get() as string | undefined) ?? "0"),
     rates: Effect.sync(() => {
       const rates: Record<CurrencyCode, number> = { ...DEFAULT_RATES }
       for (const [currency, perEur] of rateRows.all() as Array<[string, number]>) {

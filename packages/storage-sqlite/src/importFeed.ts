@@ -1,4 +1,5 @@
-import { type ImportOptions, type ImportResult, readFeed, type FeedSource } from "@tripsearch/store-common"
+import { type ImportOptions, type ImportResult, readFeed, type FeedSource, RoadStopper } from "@tripsearch/store-common"
+import { activeMeetingPoints } from "./importMeetingPoints.js"
 import { TRIPS_SCAN_INDEX } from "./migrations.js"
 import { getMeta, setMeta, type SqliteDatabase } from "./openDatabase.js"
 
@@ -6,14 +7,17 @@ export type { ImportOptions, ImportResult } from "@tripsearch/store-common"
 
 const UPSERT = `
   INSERT INTO trips (id, status, seq, departure_ms, currency, seats, seats_left, booking_type, flags, experience,
-                     comfort_stars, packed, shown, zone_offsets, trip_json)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     comfort_stars, packed, shown, zone_offsets, trip_json, road_stops, road_min_lat, road_max_lat, road_min_lon, road_max_lon)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET
     status = excluded.status, seq = excluded.seq, departure_ms = excluded.departure_ms, currency = excluded.currency,
     seats = excluded.seats, seats_left = excluded.seats_left, booking_type = excluded.booking_type,
     flags = excluded.flags, experience = excluded.experience, comfort_stars = excluded.comfort_stars,
-    packed = excluded.packed, shown = excluded.shown, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json
-  WHERE trips.trip_json IS NOT excluded.trip_json OR trips.zone_offsets IS NOT excluded.zone_offsets OR trips.packed IS NOT excluded.packed`
+    packed = excluded.packed, shown = excluded.shown, zone_offsets = excluded.zone_offsets, trip_json = excluded.trip_json,
+    road_stops = excluded.road_stops, road_min_lat = excluded.road_min_lat, road_max_lat = excluded.road_max_lat,
+    road_min_lon = excluded.road_min_lon, road_max_lon = excluded.road_max_lon
+  WHERE trips.trip_json IS NOT excluded.trip_json OR trips.zone_offsets IS NOT excluded.zone_offsets OR trips.packed IS NOT excluded.packed
+     OR trips.road_stops IS NOT excluded.road_stops`
 
 /**
  * Page cache of the import's connection while it runs, in KiB: a bulk load's B-tree pages stay in
@@ -64,6 +68,7 @@ export const importFeed = async (
 ): Promise<ImportResult> => {
   if (db.inTransaction) throw new Error("importFeed: the connection is already in a transaction")
   const upsert = db.prepare(UPSERT)
+  const roads = new RoadStopper(activeMeetingPoints(db))
   const cacheSize = db.pragma("cache_size", { simple: true }) as number
   db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`)
   db.exec("BEGIN IMMEDIATE")
@@ -74,9 +79,12 @@ export const importFeed = async (
   let bulk = false
   try {
     const read = await readFeed(source, options, (row) => {
+      const road = roads.columnsOf(row.trip_json)
+      const box = road.road_box
       const written = upsert.run(
         row.id, row.status, seq + 1, row.departure_ms, row.currency, row.seats, row.seats_left, row.booking_type,
-        row.flags, row.experience, row.comfort_stars, row.packed, row.shown, row.zone_offsets, row.trip_json
+        row.flags, row.experience, row.comfort_stars, row.packed, row.shown, row.zone_offsets, row.trip_json,
+        road.road_stops, box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null
       )
       if (written.changes > 0) {
         seq++

@@ -10,3 +10,4 @@ export {
   acceptFeedTrip, cachedOffsetAt, decodeFeedLineFast, type FeedSource, firstInvalidUtf8, INDEX_COLUMNS, packRecord, readLines,
   toTripRow, type TripRow, unpackRecord, zoneOffsetsOf
 } from "@tripsearch/store-common"
+export * from "./importMeetingPoints.js"

@@ -1,5 +1,5 @@
-/** The covering index the index scan reads (migration 4), also rebuilt by a bulk import. */
-export const TRIPS_SCAN_INDEX = "CREATE INDEX trips_scan ON trips (status, id, packed, shown)"
+/** The covering index the index scan reads (migration 5), also rebuilt by a bulk import. */
+export const TRIPS_SCAN_INDEX = "CREATE INDEX trips_scan ON trips (status, id, packed, shown, road_stops)"
 
 /**
  * Versioned schema migrations. Step `k` (0-based) moves the database from `user_version = k` to
@@ -71,6 +71,26 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   -- that the index's scan reads it from the covering index instead of parsing every trip_json.
   -- Rows imported before this column have NULL here: the scan reads their trip_json instead.
   ALTER TABLE trips ADD COLUMN shown BLOB;
+  DROP INDEX trips_scan;
+  CREATE INDEX trips_scan ON trips (status, id, packed, shown);
+  `,
+  `
+  -- Meeting points (docs/FEED.md), and each trip's stops along the road worked out from its legs'
+  -- paths and the active meeting points (JSON, NULL without any), with its road's bounding box so
+  -- that a changed meeting point finds the trips whose road may pass it.
+  CREATE TABLE meeting_points (
+    id      INTEGER PRIMARY KEY,
+    status  TEXT NOT NULL CHECK (status IN ('active', 'removed')),
+    lat     REAL NOT NULL,
+    lon     REAL NOT NULL,
+    mp_json TEXT NOT NULL -- the decoded feed line, defaults applied
+  );
+  ALTER TABLE trips ADD COLUMN road_stops TEXT;
+  ALTER TABLE trips ADD COLUMN road_min_lat REAL;
+  ALTER TABLE trips ADD COLUMN road_max_lat REAL;
+  ALTER TABLE trips ADD COLUMN road_min_lon REAL;
+  ALTER TABLE trips ADD COLUMN road_max_lon REAL;
+  CREATE INDEX trips_road_box ON trips (road_min_lat, road_max_lat, road_min_lon, road_max_lon, id) WHERE road_min_lat IS NOT NULL;
   DROP INDEX trips_scan;
   ${TRIPS_SCAN_INDEX};
   `

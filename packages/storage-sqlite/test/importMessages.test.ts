@@ -93,6 +93,7 @@ const CASES: ReadonlyArray<[string, unknown, Kind]> = [
   ["legs[0].price", "24", "type"], ["legs[0].price", MISSING, "missing"], ["legs[0].price", 0, "range"], ["legs[0].price", 24.555, "rule"],
   ["legs[0].distance_km", "1", "type"], ["legs[0].distance_km", MISSING, "missing"], ["legs[0].distance_km", -1, "range"],
   ["legs[0].duration_s", "1", "type"], ["legs[0].duration_s", MISSING, "missing"], ["legs[0].duration_s", 1.5, "range"],
+  ["legs[0].path", 5, "type"], ["legs[0].path", "_p~iF~ps|U", "rule"], ["legs[0].path", "??", "rule"],
   ["car.id", 5, "type"], ["car.id", MISSING, "missing"],
   ["car.make", 5, "type"], ["car.make", MISSING, "missing"],
   ["car.model", 5, "type"], ["car.model", MISSING, "missing"],

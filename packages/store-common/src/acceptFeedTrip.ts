@@ -1,4 +1,4 @@
-import { canonicalColorHexa, COMFORT_STARS, CURRENCIES, type FeedTrip, MINOR_DIGITS } from "@tripsearch/core"
+import { canonicalColorHexa, COMFORT_STARS, CURRENCIES, type FeedTrip, MINOR_DIGITS, pathProblem } from "@tripsearch/core"
 
 /*
  * Core's `FeedTrip` Schema decodes a line in ~70 µs (strict, every issue collected: ~180 µs), most
@@ -67,7 +67,7 @@ const TRIP_KEYS = keys("id", "status", "departure_time", "waypoints", "legs", "c
   "view_count", "car", "driver", "passengers", "vehicle_pictures", "questions")
 const TRIP_ORDER = [...TRIP_KEYS.keys()]
 const WAYPOINT_KEYS = keys("city", "address", "lat", "lon", "country", "meeting_point_id", "offset_min")
-const LEG_KEYS = keys("price", "distance_km", "duration_s")
+const LEG_KEYS = keys("price", "distance_km", "duration_s", "path")
 const CAR_KEYS = keys("id", "make", "model", "color", "color_hexa", "comfort", "comfort_nb_star", "number_of_seat", "category", "picture")
 const DRIVER_KEYS = keys("id", "display_name", "picture", "experience")
 const PASSENGER_KEYS = keys("id", "display_name", "picture")
@@ -94,10 +94,11 @@ const leg = (l: unknown): Obj | undefined => {
   if (!isObj(l)) return undefined
   const order = keysOf(l, LEG_KEYS)
   if (order === UNKNOWN_KEY) return undefined
-  const { price, distance_km, duration_s } = l
+  const { price, distance_km, duration_s, path } = l
+  if (path !== undefined && !isText(path)) return undefined
   if (!isNum(price) || !(price > 0) || !Number.isFinite(price)) return undefined
   if (!isNum(distance_km) || !(distance_km >= 0) || !Number.isFinite(distance_km) || !isNonNegInt(duration_s)) return undefined
-  return order === IN_ORDER ? l : { price, distance_km, duration_s }
+  return order === IN_ORDER ? l : path === undefined ? { price, distance_km, duration_s } : { price, distance_km, duration_s, path }
 }
 
 const car = (c: unknown): Obj | undefined => {
@@ -209,6 +210,12 @@ export const acceptFeedTrip = (json: unknown): FeedTrip | undefined => {
   }
   const digits = MINOR_DIGITS[currency]
   for (const l of legs) if (!minorDigitsOk(l["price"] as number, digits)) return undefined
+  for (let k = 0; k < legs.length; k++) {
+    const path = legs[k]!["path"] as string | undefined
+    const a = waypoints[k]!
+    const b = waypoints[k + 1]!
+    if (path !== undefined && pathProblem(path, a["lat"] as number, a["lon"] as number, b["lat"] as number, b["lon"] as number) !== undefined) return undefined
+  }
   return pick({
     id: t["id"], status: t["status"] ?? "active", departure_time: t["departure_time"], waypoints, legs, currency, seats: t["seats"],
     seats_left: t["seats_left"], seats_count_origin: t["seats_count_origin"], booking_mode: t["booking_mode"], booking_type: t["booking_type"],

@@ -11,7 +11,7 @@ import { openStoreAdmin, type StoreAdmin } from "./storeAdmin.js"
 import { isPostgresUrl, tripStoreLayer } from "./storeLayers.js"
 
 const USAGE = `Usage:
-  tripsearch-store import --db PATH|URL [--snapshot PATH|off] FILE...
+  tripsearch-store import --db PATH|URL [--meeting-points FILE] [--snapshot PATH|off] [FILE...]
   tripsearch-store keys create --db PATH|URL --name NAME [--tier basic|production] [--daily-limit N]
   tripsearch-store keys list --db PATH|URL
   tripsearch-store keys revoke --db PATH|URL ID
@@ -20,6 +20,8 @@ const USAGE = `Usage:
 import creates the SQLite store at PATH if there is none; the keys commands need an existing one.
 A PostgreSQL database must exist; its tables are created on first use.
 Each FILE is imported whole or not at all; a file that changes no trip leaves the store as it was.
+--meeting-points FILE is a meeting point feed, imported first, whole or not at all: the trips whose
+stops along the road change with it are changed too.
 After an import, the server's index snapshot is brought up to the store's last change, so that the
 next server start reads it instead of scanning the store: --snapshot is its path (default, for a
 SQLite store, the store's path + .index, where the server looks by default; none for PostgreSQL),
@@ -39,6 +41,7 @@ const parse = (args: ReadonlyArray<string>) => {
         tier: { type: "string" },
         "daily-limit": { type: "string" },
         snapshot: { type: "string" },
+        "meeting-points": { type: "string" },
         help: { type: "boolean", short: "h" }
       }
     })
@@ -105,12 +108,31 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
     const [command, sub, ...rest] = positionals
     if (command === "import") {
       const files = positionals.slice(1)
-      if (files.length === 0) throw new UsageError("import needs at least one FILE")
+      const meetingPoints = values["meeting-points"]
+      if (files.length === 0 && meetingPoints === undefined) throw new UsageError("import needs at least one FILE or --meeting-points FILE")
       const db = requireDb(values.db)
       const snapshotPath = snapshotPathOf(db, values.snapshot)
       let failed = false
       let imported = false
       await withStore(db, false, async (store) => {
+        if (meetingPoints !== undefined) {
+          try {
+            const result = await store.importMeetingPoints(meetingPoints)
+            if (result.ok) {
+              imported = true
+              out.write(`${meetingPoints}: ${result.imported} meeting points (${result.unchanged} unchanged), stops along the road changed on ${result.trips} trips\n`)
+            } else {
+              failed = true
+              err.write(`${meetingPoints}: rejected, nothing imported (${result.errors.length} errors)\n`)
+              for (const e of result.errors) err.write(`${meetingPoints}: ${e}\n`)
+              return
+            }
+          } catch (e) {
+            failed = true
+            err.write(`${meetingPoints}: not imported: ${(e as Error).message}\n`)
+            return
+          }
+        }
         for (const file of files) {
           let result: ImportResult
           try {

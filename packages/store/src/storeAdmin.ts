@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs"
+import { importMeetingPoints as importPgMeetingPoints } from "@tripsearch/storage-postgres"
+import { importMeetingPoints as importSqliteMeetingPoints } from "@tripsearch/storage-sqlite"
 import { connectPostgres, createKey as createPgKey, importFeed as importIntoPostgres, listKeys as listPgKeys, migrate, revokeKey as revokePgKey } from "@tripsearch/storage-postgres"
 import { createKey as createSqliteKey, importFeed as importIntoSqlite, listKeys as listSqliteKeys, openDatabase, revokeKey as revokeSqliteKey } from "@tripsearch/storage-sqlite"
 import type { CreateKeyInput, FeedSource, ImportResult, KeyInfo } from "@tripsearch/store-common"
@@ -7,6 +9,8 @@ import { isPostgresUrl } from "./storeLayers.js"
 /** What the store command does to a store, whichever kind. */
 export interface StoreAdmin {
   readonly importFeed: (source: FeedSource) => Promise<ImportResult>
+  /** Imports a meeting point feed (the trips whose stops along the road change are changed with it). */
+  readonly importMeetingPoints: (source: FeedSource) => Promise<{ readonly ok: true; readonly imported: number; readonly unchanged: number; readonly trips: number } | { readonly ok: false; readonly errors: ReadonlyArray<string> }>
   readonly createKey: (input: CreateKeyInput) => Promise<{ readonly id: string; readonly key: string }>
   readonly listKeys: () => Promise<ReadonlyArray<KeyInfo>>
   readonly revokeKey: (id: string) => Promise<boolean>
@@ -32,6 +36,7 @@ export const openStoreAdmin = async (db: string, options: { readonly mustExist?:
     }
     return {
       importFeed: (source) => importIntoPostgres(sql, source),
+      importMeetingPoints: (source) => importPgMeetingPoints(sql, source),
       createKey: (input) => createPgKey(sql, input),
       listKeys: () => listPgKeys(sql),
       revokeKey: (id) => revokePgKey(sql, id),
@@ -42,6 +47,7 @@ export const openStoreAdmin = async (db: string, options: { readonly mustExist?:
   const sqlite = openDatabase(db)
   return {
     importFeed: (source) => importIntoSqlite(sqlite, source),
+    importMeetingPoints: (source) => importSqliteMeetingPoints(sqlite, source),
     createKey: async (input) => createSqliteKey(sqlite, input),
     listKeys: async () => listSqliteKeys(sqlite),
     revokeKey: async (id) => revokeSqliteKey(sqlite, id),

@@ -30,8 +30,10 @@ export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
      * continues what an index consistent with `seq` saw (an index snapshot is checked against it).
      */
     readonly identity: Effect.Effect<string>
-    /** The active meeting points among `ids`, by id (removed and unknown ones are left out). */
-    readonly meetingPoints: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, StoredMeetingPoint>>
+    /** The active meeting points among `ids` (all of them without `ids`), by id; removed and unknown ones are left out. */
+    readonly meetingPoints: (ids?: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, StoredMeetingPoint>>
+    /** Changes whenever an import changes a meeting point: followers that keep them read them again then. */
+    readonly meetingPointsVersion: Effect.Effect<string>
     /** Currency rates (units per EUR), defaults overridden by the store's own. */
     readonly rates: Effect.Effect<RateTable>
     /**

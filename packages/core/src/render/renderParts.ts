@@ -4,6 +4,7 @@ import { majorValue } from "../pricing/money.js"
 import { currencySymbol, formatMoney } from "../pricing/formatMoney.js"
 import type { CurrencyCode } from "../model/Locale.js"
 import type { PriceColor } from "../pricing/priceColor.js"
+import type { StoredMeetingPoint } from "../model/FeedMeetingPoint.js"
 
 // The renderers below add optional properties one by one instead of spreading small objects: they
 // run for every trip a search shows, and a spread costs a runtime call in V8. Keys keep the
@@ -31,6 +32,28 @@ export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, marks?
   place["country_code"] = w.country
   if (w.meeting_point_id !== undefined) place["meeting_point_id"] = w.meeting_point_id
   return (marks === undefined ? place : Object.assign(place, marks)) as JsonObject
+}
+
+/** The Place of a stop along the road: its meeting point's (docs/API.md, Along the road). */
+export const renderStopPlace = (mp: StoredMeetingPoint, marks?: JsonObject): JsonObject => {
+  const place: Record<string, unknown> = { city_name: mp.city }
+  if (mp.address !== undefined) place["address"] = mp.address
+  place["latitude"] = mp.lat
+  place["longitude"] = mp.lon
+  place["country_code"] = mp.country
+  place["meeting_point_id"] = mp.id
+  return (marks === undefined ? place : Object.assign(place, marks)) as JsonObject
+}
+
+/** The Meeting point object. */
+export const renderMeetingPoint = (mp: StoredMeetingPoint): JsonObject => {
+  const out: Record<string, unknown> = { id: mp.id, name: mp.name, full_name: mp.full_name, city_name: mp.city }
+  if (mp.address !== undefined) out["address"] = mp.address
+  out["latitude"] = mp.lat
+  out["longitude"] = mp.lon
+  out["country_code"] = mp.country
+  out["tags"] = mp.tags
+  return out as JsonObject
 }
 
 export const renderValue = (value: number, unity: "s" | "km"): JsonObject => ({ value, unity })

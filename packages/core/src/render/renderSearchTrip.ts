@@ -1,8 +1,21 @@
 import type { LocaleInfo } from "../model/Locale.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatLocalDate } from "./localTime.js"
-import { renderCar, renderPlace, renderPrice, renderValue, roundHalfUp } from "./renderParts.js"
-import type { SegmentView } from "./SegmentView.js"
+import { renderCar, renderMeetingPoint, renderPlace, renderPrice, renderStopPlace, renderValue, roundHalfUp } from "./renderParts.js"
+import type { MeetingPointsById, SegmentView } from "./SegmentView.js"
+
+/** `departure_meeting_point`: the departure stop's meeting point, along the road or a waypoint's own. */
+export const departureMeetingPoint = (view: SegmentView, meetingPoints: MeetingPointsById): JsonObject | undefined => {
+  const id = view.fromStop?.mp ?? view.stored.trip.waypoints[view.i]!.meeting_point_id
+  const mp = id === undefined ? undefined : meetingPoints.get(id)
+  return mp === undefined ? undefined : renderMeetingPoint(mp)
+}
+
+/** The Place of a segment's departure (`from`) or arrival end. */
+export const endPlace = (view: SegmentView, end: "from" | "to", meetingPoints: MeetingPointsById, marks?: JsonObject): JsonObject => {
+  const stop = end === "from" ? view.fromStop : view.toStop
+  return stop !== undefined ? renderStopPlace(meetingPoints.get(stop.mp)!, marks) : renderPlace(view.stored.trip, end === "from" ? view.i : view.j, marks)
+}
 
 export interface TripLinks {
   readonly apiBaseUrl: string
@@ -39,7 +52,8 @@ export const renderSearchTrip = (
   locale: LocaleInfo,
   links: TripLinks,
   fromKm: number | undefined,
-  toKm: number | undefined
+  toKm: number | undefined,
+  meetingPoints: MeetingPointsById = new Map()
 ): JsonObject => {
   const { trip } = view.stored
   const prices = renderTripPrices(view, locale.bcp47)
@@ -47,8 +61,12 @@ export const renderSearchTrip = (
   const out: Record<string, unknown> = {
     links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
-    departure_place: renderPlace(trip, view.i),
-    arrival_place: renderPlace(trip, view.j),
+    departure_place: endPlace(view, "from", meetingPoints),
+    arrival_place: endPlace(view, "to", meetingPoints)
+  }
+  const meetingPoint = departureMeetingPoint(view, meetingPoints)
+  if (meetingPoint !== undefined) out["departure_meeting_point"] = meetingPoint
+  Object.assign(out, {
     price: prices["price"],
     price_with_commission: prices["price_with_commission"],
     price_without_commission: prices["price_without_commission"],
@@ -67,10 +85,10 @@ export const renderSearchTrip = (
     booking_mode: trip.booking_mode,
     booking_type: trip.booking_type,
     locations_to_display: trip.waypoints.map((w) => w.city)
-  }
+  })
   if (fromKm !== undefined) out["departure_passenger_routing"] = routing(fromKm)
   if (toKm !== undefined) out["arrival_passenger_routing"] = routing(toKm)
-  out["corridoring_type"] = "PLANNED"
+  out["corridoring_type"] = view.fromStop !== undefined || view.toStop !== undefined ? "CORRIDORING" : "PLANNED"
   out["vehicle_pictures"] = trip.vehicle_pictures ?? []
   return out as JsonObject
 }

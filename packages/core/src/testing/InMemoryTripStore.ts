@@ -41,6 +41,7 @@ export class InMemoryTripStore {
   }
 
   private byLeg = false
+  private mpVersion = 0
 
   /** The trip with its stops along the road worked out anew from the meeting points. */
   private withStops(stored: StoredTrip): StoredTrip {
@@ -64,6 +65,7 @@ export class InMemoryTripStore {
   /** Adds, replaces or (status `removed`) removes a meeting point; the trips whose stops change are changed. */
   putMeetingPoint(mp: StoredMeetingPoint): void {
     this.meetingPointsById.set(mp.id, mp)
+    this.mpVersion++
     if (mp.status === "active") this.grid.add(mp.id, mp.lat, mp.lon)
     else this.grid.remove(mp.id)
     for (const [id, entry] of this.trips) {
@@ -91,10 +93,11 @@ export class InMemoryTripStore {
         }
       }),
     identity: Effect.sync(() => this.id),
+    meetingPointsVersion: Effect.sync(() => String(this.mpVersion)),
     meetingPoints: (ids) =>
       Effect.sync(() => {
         const found = new Map<number, StoredMeetingPoint>()
-        for (const id of ids) {
+        for (const id of ids ?? this.meetingPointsById.keys()) {
           const mp = this.meetingPointsById.get(id)
           if (mp !== undefined && mp.status === "active") found.set(id, mp)
         }

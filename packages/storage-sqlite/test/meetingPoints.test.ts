@@ -1,0 +1,117 @@
+import polyline from "@mapbox/polyline"
+import { InMemoryTripMatcher, PlaceResolver, type RequestContext, searchTrips, TripDetail, tripDetails, TripIndex, TripMatcher, TripStore } from "@tripsearch/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { importFeed, importMeetingPoints, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
+import { feed, tempDir, tripInput } from "@tripsearch/store-tests"
+
+// A Paris -> Lyon -> Marseille trip whose first leg passes Mâcon, on a real SQLite file.
+const PARIS = [48.8566, 2.3522] as const
+const LYON = [45.764, 4.8357] as const
+const MACON = [46.3069, 4.8287] as const
+const road: Array<[number, number]> = [[...PARIS], [47.8, 3.57], [46.8, 4.85], [46.31, 4.83], [...LYON]]
+const pathTrip = (id: string, extra: Record<string, unknown> = {}) => {
+  const trip = tripInput(id, { departure_time: "2030-07-15T08:30:00+02:00", ...extra })
+  const legs = trip["legs"] as Array<Record<string, unknown>>
+  return { ...trip, legs: [{ ...legs[0], path: polyline.encode(road, 5) }, legs[1]] }
+}
+const mp = (id: number, lat: number, lon: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id, name: `Gare de Mâcon-Ville`, full_name: "Gare de Mâcon-Ville, Mâcon", city: "Mâcon", lat, lon, country: "FR", tags: ["TRAIN_STATION"], ...extra })
+
+let tmp: ReturnType<typeof tempDir>
+let db: SqliteDatabase
+beforeEach(() => {
+  tmp = tempDir()
+  db = openDatabase(tmp.path("store.db"))
+})
+afterEach(() => {
+  db.close()
+  tmp.cleanup()
+})
+
+const ctx: RequestContext = { apiBaseUrl: "http://api.test", websiteBaseUrl: "http://www.test", path: "/api/v2/trips", query: "" }
+const layers = () => {
+  const store = makeSqliteTripStore(db)
+  const records: Array<Parameters<TripIndex["upsert"]>[0]> = []
+  Effect.runSync(store.scanIndex((r) => records.push(r)))
+  return Layer.mergeAll(
+    Layer.succeed(TripStore, store),
+    Layer.succeed(TripMatcher, InMemoryTripMatcher.over(TripIndex.from(records))),
+    Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) })
+  )
+}
+const search = (params: Record<string, string>) => Effect.runPromise(searchTrips({ locale: "fr_FR", cur: "EUR", ...params }, ctx).pipe(Effect.provide(layers()))) as Promise<any>
+
+describe("meeting points in the SQLite store", () => {
+  it("reports every bad line and writes nothing", async () => {
+    const result = await importMeetingPoints(db, [[mp(1, ...MACON), '{"id": 0, "name": "", "full_name": "x", "city": "c", "lat": 91, "lon": 0, "country": "fr"}', mp(1, ...MACON)].join("\n")])
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.errors).toEqual([
+      "line 2: id: must be an integer from 1 to 2147483647, got 0",
+      "line 2: name: must be a string of 1 to 200 characters, got \"\"",
+      "line 2: lat: must be a number from -90 to 90, got 91",
+      "line 2: country: must be an ISO 3166-1 alpha-2 code (two upper-case letters), got \"fr\"",
+      "line 3: id: duplicate id 1, already on line 1"
+    ])
+    expect(db.prepare("SELECT count(*) FROM meeting_points").pluck().get()).toBe(0)
+  })
+
+  it("refuses a broken path by its leg, and a path that does not start at its waypoint", async () => {
+    const broken = pathTrip("b1")
+    ;(broken.legs[0] as Record<string, unknown>)["path"] = "_p~iF~ps|U_ulLnnqC_mqNvxq`"
+    const far = pathTrip("b2")
+    ;(far.legs[0] as Record<string, unknown>)["path"] = polyline.encode([[48.9, 2.3522], ...road.slice(1)], 5)
+    const result = await importFeed(db, [feed([broken, far])])
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        "line 1: legs[0].path: must be an encoded polyline (precision 1e-5); this one is truncated or broken",
+        "line 2: legs[0].path: must start within 0.1 km of its first waypoint, starts 4.826 km away"
+      ]
+    })
+  })
+
+  it("finds the driver passing through from a town on the road, prorates the segment, and follows the meeting point's moves", async () => {
+    expect((await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1])])).ok).toBe(true)
+    expect((await importFeed(db, [feed([pathTrip("pl1"), pathTrip("ontime", { detour: "ON_TIME" })])])).ok).toBe(true)
+    const store = makeSqliteTripStore(db)
+    const stored = Option.getOrThrow(Effect.runSync(store.getTrip("pl1")))
+    expect(stored.roadStops?.map((s) => [s.mp, s.leg])).toEqual([[7, 0]])
+    expect(Option.getOrThrow(Effect.runSync(store.getTrip("ontime"))).roadStops).toBeUndefined()
+
+    const body = await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })
+    expect(body.pager.total).toBe(1)
+    const trip = body.trips[0]
+    expect(trip.permanent_id).toBe("pl1_m7_1")
+    expect(trip.corridoring_type).toBe("CORRIDORING")
+    expect(trip.departure_place).toEqual({ city_name: "Mâcon", latitude: MACON[0] + 0.004, longitude: MACON[1], country_code: "FR", meeting_point_id: 7 })
+    expect(trip.departure_meeting_point.tags).toEqual(["TRAIN_STATION"])
+    const fraction = stored.roadStops![0]!.fraction
+    expect(trip.price_without_commission.value).toBe(Math.round((1 - fraction) * 2450) / 100)
+    expect(trip.duration.value).toBe(Math.round((1 - fraction) * 16200))
+
+    // The sub-trip's page lists the waypoints and its end along the road, in road order.
+    const detail = (await Effect.runPromise(tripDetails("pl1_m7_1", { locale: "fr_FR" }, ctx).pipe(Effect.provide(layers())))) as any
+    expect(Schema.is(Schema.typeSchema(TripDetail))(detail)).toBe(true)
+    expect(detail.main_permanent_id).toBe("pl1")
+    expect(detail.stop_overs.map((p: any) => [p.city_name, p.departure_place ?? false, p.arrival_place ?? false])).toEqual([
+      ["Paris", false, false], ["Mâcon", true, false], ["Lyon", false, true], ["Marseille", false, false]
+    ])
+    expect(detail.trip_plan).toHaveLength(4)
+
+    // Moved 3 km off the road: no longer a stop; the trip takes a new change sequence number.
+    const seq = Effect.runSync(store.changesSince(0)).seq
+    const moved = await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1] + 0.05)])
+    expect(moved).toMatchObject({ ok: true, trips: 1 })
+    const changes = Effect.runSync(store.changesSince(seq))
+    expect(changes.upserts.map((r) => [r.id, r.road])).toEqual([["pl1", undefined]])
+    expect((await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })).pager.total).toBe(0)
+    await expect(Effect.runPromise(Effect.flip(tripDetails("pl1_m7_1", { locale: "fr_FR" }, ctx)).pipe(Effect.provide(layers())))).resolves.toMatchObject({ _tag: "TripNotFound" })
+    // Back on the road, then removed.
+    expect(await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1])])).toMatchObject({ ok: true, trips: 1 })
+    expect((await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })).pager.total).toBe(1)
+    expect(await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1], { status: "removed" })])).toMatchObject({ ok: true, trips: 1 })
+    expect((await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })).pager.total).toBe(0)
+  })
+})

@@ -1,0 +1,42 @@
+import { decodeMeetingPointLine, type StoredMeetingPoint } from "@tripsearch/core"
+import { Either } from "effect"
+import { type FeedSource, readLines } from "./readLines.js"
+
+export type MeetingPointRead =
+  | { readonly ok: true; readonly meetingPoints: ReadonlyArray<StoredMeetingPoint> }
+  | { readonly ok: false; readonly errors: ReadonlyArray<string> }
+
+const hex = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
+
+/**
+ * Reads a whole meeting point feed (NDJSON, docs/FEED.md) before anything is written: every bad
+ * line is reported as `line N: field: reason`, and an id given twice is one of them.
+ */
+export const readMeetingPoints = async (source: FeedSource): Promise<MeetingPointRead> => {
+  const errors: Array<string> = []
+  const seenOn = new Map<number, number>()
+  const meetingPoints: Array<StoredMeetingPoint> = []
+  for await (const line of readLines(source)) {
+    const n = line.n
+    if (line.invalidUtf8 !== undefined) {
+      const { byte, lineOffset, sourceOffset } = line.invalidUtf8
+      errors.push(`line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`)
+      continue
+    }
+    if (line.text.trim() === "") continue
+    const decoded = decodeMeetingPointLine(line.text)
+    if (Either.isLeft(decoded)) {
+      for (const { field, reason } of decoded.left) errors.push(`line ${n}: ${field}: ${reason}`)
+      continue
+    }
+    const mp = decoded.right
+    const first = seenOn.get(mp.id)
+    if (first !== undefined) {
+      errors.push(`line ${n}: id: duplicate id ${mp.id}, already on line ${first}`)
+      continue
+    }
+    seenOn.set(mp.id, n)
+    meetingPoints.push(mp)
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, meetingPoints }
+}

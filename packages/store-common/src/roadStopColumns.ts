@@ -1,0 +1,80 @@
+import {
+  decodePath,
+  type FeedTrip,
+  MeetingPointGrid,
+  PASS_KM,
+  type RoadStop,
+  RoadStopCache,
+  roadStopsOf,
+  type StoredMeetingPoint
+} from "@tripsearch/core"
+import { cachedOffsetAt } from "./zoneOffsets.js"
+
+/** Degrees of latitude in PASS_KM, widened: a meeting point's search box around it. */
+const PASS_DEG_LAT = (PASS_KM / 111.0) * 1.02
+
+/** The stored columns of a trip's road: its stops along the road (JSON) and its road's bounding box. */
+export interface RoadColumns {
+  readonly road_stops: string | null
+  readonly road_box: readonly [minLat: number, maxLat: number, minLon: number, maxLon: number] | null
+}
+
+const NO_ROAD: RoadColumns = { road_stops: null, road_box: null }
+
+/**
+ * Works out the stops along the road of the trips a store writes (docs/API.md, Along the road),
+ * from the store's active meeting points, with the time-zone database for their times. Roads
+ * shared by many trips are worked out once (`RoadStopCache`).
+ */
+export class RoadStopper {
+  private readonly grid: MeetingPointGrid
+  private readonly cache = new RoadStopCache()
+
+  constructor(meetingPoints: Iterable<Pick<StoredMeetingPoint, "id" | "lat" | "lon" | "status">>) {
+    this.grid = new MeetingPointGrid([...meetingPoints].filter((mp) => mp.status === "active"))
+  }
+
+  /** The road columns of a stored trip (its `trip_json`): none without any leg's path. */
+  columnsOf(tripJson: string): RoadColumns {
+    if (!tripJson.includes('"path":')) return NO_ROAD
+    return this.columnsOfTrip(JSON.parse(tripJson) as FeedTrip)
+  }
+
+  columnsOfTrip(trip: FeedTrip): RoadColumns {
+    let minLat = Infinity
+    let maxLat = -Infinity
+    let minLon = Infinity
+    let maxLon = -Infinity
+    for (const leg of trip.legs) {
+      if (leg.path === undefined) continue
+      const points = decodePath(leg.path)
+      if (typeof points === "string") continue
+      for (const [lat, lon] of points) {
+        if (lat < minLat) minLat = lat
+        if (lat > maxLat) maxLat = lat
+        if (lon < minLon) minLon = lon
+        if (lon > maxLon) maxLon = lon
+      }
+    }
+    if (minLat === Infinity) return NO_ROAD
+    const stops = roadStopsOf(trip, this.grid, cachedOffsetAt, this.cache)
+    return { road_stops: stops.length > 0 ? JSON.stringify(stops) : null, road_box: [minLat, maxLat, minLon, maxLon] }
+  }
+}
+
+/** A `road_stops` column back as the stops (none when NULL). */
+export const readRoadStops = (column: string | null | undefined): ReadonlyArray<RoadStop> | undefined =>
+  column === null || column === undefined ? undefined : (JSON.parse(column) as Array<RoadStop>)
+
+/**
+ * The box to look for trips whose road may pass a meeting point at (lat, lon): a road's box
+ * overlaps it when a road point may lie within PASS_KM of it (roads near the antimeridian or the
+ * poles are taken whole: the box spans every longitude there).
+ */
+export const passBox = (lat: number, lon: number): readonly [minLat: number, maxLat: number, minLon: number, maxLon: number] => {
+  const cos = Math.cos(((Math.abs(lat) + PASS_DEG_LAT) * Math.PI) / 180)
+  const dLon = cos > 0.05 ? PASS_DEG_LAT / cos : 360
+  const minLon = lon - dLon
+  const maxLon = lon + dLon
+  return [lat - PASS_DEG_LAT, lat + PASS_DEG_LAT, minLon < -180 || maxLon > 180 ? -180 : minLon, minLon < -180 || maxLon > 180 ? 180 : maxLon]
+}
