@@ -1,0 +1,2 @@
+export * from "./openApiContract.js"
+export * from "./checkedFetch.js"
