@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { join } from "node:path"
 import { InMemoryTripMatcher } from "@tripsearch/core"
 import { feedLines, generateQueryLog, type QueryLogTrip } from "@tripsearch/dataset"
@@ -272,7 +273,7 @@ describe("the check every test's fetch makes (openApiContract.setup.ts)", () => 
     search = { status: response.status, headers: Object.fromEntries(response.headers), body: (await response.json()) as Json }
     expect(search.status).toBe(200)
     expect(search.body.trips.length).toBeGreaterThan(0)
-    fake = await listen((_req, res) => {
+    fake = await listen((_req: IncomingMessage, res: ServerResponse) => {
       res.writeHead(next.status, next.headers)
       res.end(next.body)
     })

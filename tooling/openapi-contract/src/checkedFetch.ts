@@ -1,4 +1,4 @@
-import { type Exchange, openApiContract } from "./openApiContract.js"
+import { type Exchange, type OpenApiContract, openApiContract } from "./openApiContract.js"
 
 type Json = { [key: string]: any } // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -16,6 +16,7 @@ export class ContractViolation extends Error {
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"])
 
 const INSTALLED = Symbol.for("tripsearch.checkedFetch")
+const CONTRACT_KEY = Symbol.for("tripsearch.openApiContract")
 
 // One registry per process, whichever copy of this module a test file loaded.
 const STUBBED_KEY = Symbol.for("tripsearch.stubbedUseCases")
@@ -77,6 +78,29 @@ export const checkedFetch = (document: Json, fetchImpl: typeof fetch = globalThi
 export const installCheckedFetch = (document: Json): void => {
   const current = globalThis.fetch as typeof fetch & { [INSTALLED]?: true }
   if (current[INSTALLED] === true) return
+  ;(globalThis as { [CONTRACT_KEY]?: OpenApiContract })[CONTRACT_KEY] = openApiContract(document)
   const checked = Object.assign(checkedFetch(document, current), { [INSTALLED]: true as const })
   globalThis.fetch = checked
+}
+
+/** Node's `IncomingMessage.headers` as the `get` of a fetch `Headers` (a repeated header joined). */
+export const nodeHeaders = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): Exchange["headers"] => ({
+  get: (name) => {
+    const value = headers[name.toLowerCase()]
+    return value === undefined ? null : typeof value === "string" ? value : value.join(", ")
+  }
+})
+
+/**
+ * Checks an answer a test received without `fetch` (node:http's client, for methods, targets or
+ * headers `fetch` will not send) against the document `installCheckedFetch` was given; throws a
+ * `ContractViolation` when the document does not describe it.
+ */
+export const checkAnswer = (exchange: Exchange): void => {
+  const contract = (globalThis as { [CONTRACT_KEY]?: OpenApiContract })[CONTRACT_KEY]
+  if (contract === undefined) throw new Error("checkAnswer: no OpenAPI document installed (installCheckedFetch, in the tests' setup file)")
+  const origin = exchange.url.startsWith("http") ? new URL(exchange.url).origin : undefined
+  const stubbed = exchange.status === 200 && origin !== undefined && STUBBED.has(origin)
+  const problems = contract.check(stubbed ? { ...exchange, bodyUnchecked: true } : exchange)
+  if (problems.length > 0) throw new ContractViolation(problems)
 }

@@ -57,7 +57,7 @@ const templateRegExp = (template: string): RegExp =>
   )
 
 const pathOf = (url: string): string => {
-  if (url.startsWith("/")) return url.split("?")[0]!.split("#")[0]!
+  if (url.startsWith("/") || url === "*") return url.split("?")[0]!.split("#")[0]!
   return new URL(url).pathname
 }
 
@@ -95,7 +95,8 @@ export const openApiContract = (document: Json): OpenApiContract => {
     const path = pathOf(url)
     const what = `${method} ${path} -> ${status}`
     const mediaType = headers.get("content-type")?.split(";")[0]!.trim().toLowerCase()
-    const described = paths.find((p) => p.pattern.test(path))
+    // `OPTIONS *` asks about the server as a whole: any path's OPTIONS describes it.
+    const described = path === "*" && method === "OPTIONS" ? paths[0] : paths.find((p) => p.pattern.test(path))
     let responses: Json
     let where: string
     if (described !== undefined) {
