@@ -146,6 +146,8 @@ describe("GET /metrics over a real listening server", () => {
     const post = await fetch(`${running.base}/metrics`, { method: "POST" })
     expect(post.status).toBe(405)
     expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS")
+    // Outside the API: no OPTIONS of its own (docs/METRICS.md).
+    expect((await fetch(`${running.base}/metrics`, { method: "OPTIONS" })).status).toBe(404)
   })
 
   it("reads the pool, the indexes and the store at each scrape: lag is the store's sequence minus the index's", async () => {
