@@ -313,6 +313,8 @@ describe("the check every test's fetch makes (openApiContract.setup.ts)", () => 
     await expect(searchOfFake()).rejects.toThrow(/status 418 is not documented/)
     answering("<html></html>", 200, { "content-type": "text/html; charset=utf-8" })
     await expect(searchOfFake()).rejects.toThrow(/Content-Type text\/html is not documented/)
+    answering('<?xml version="1.0"?><trips/>', 200, { "content-type": "application/xml; charset=utf-8" })
+    await expect(searchOfFake()).rejects.toThrow(/root element response/)
     answering(search.body, 200, { "cache-control": "public, max-age=86400" })
     await expect(searchOfFake()).rejects.toThrow(/header Cache-Control/)
     // A 405 must say what is allowed.

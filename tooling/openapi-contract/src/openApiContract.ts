@@ -72,7 +72,7 @@ export interface OpenApiContract {
  * a response without content), the headers it lists as required must be there and the ones it
  * lists must match their schemas, and a JSON body must validate against the media type's schema
  * (JSON Schema draft 2020-12, with ajv): an unknown field fails where the schema is closed.
- * XML bodies are checked for their status, type and headers only.
+ * XML bodies are checked for their status, type, headers and root element only.
  */
 export const openApiContract = (document: Json): OpenApiContract => {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
@@ -146,6 +146,10 @@ export const openApiContract = (document: Json): OpenApiContract => {
     if (method === "HEAD") {
       if (body !== "") problems.push(`${what}: a HEAD answer with a body`)
       return problems
+    }
+    // The document describes an XML body as the JSON's data under a root element `response`.
+    if (mediaType === "application/xml" && !/^<\?xml[^>]*\?>\s*<response[\s/>]/.test(body)) {
+      problems.push(`${what}: the XML body is not a document with the root element response: ${JSON.stringify(body.slice(0, 80))}`)
     }
     if (mediaType !== "application/json" || media.schema === undefined || bodyUnchecked) return problems
     let parsed: unknown
