@@ -123,7 +123,7 @@ const ERROR_RESPONSES: Record<string, Json> = {
   ResourceNotFound: errorResponse(404, "No resource at this path (any path but those of this document).", {}, ["resource.not_found"]),
   MethodNotAllowed: errorResponse(405, `Any method but ${ALLOWED_METHODS}.`, { Allow: header(`\`${ALLOWED_METHODS}\`.`, { const: ALLOWED_METHODS }, true) }),
   RequestTimeout: errorResponse(408, "The request was not received in time."),
-  BodyNotAllowed: errorResponse(413, "A GET of this service carries no body."),
+  BodyNotAllowed: errorResponse(413, "A request of this service carries no body."),
   UriTooLong: errorResponse(414, "The request target is longer than 8 KiB."),
   QuotaExceeded: errorResponse(429, "The key's daily quota is spent.", {
     "Retry-After": header("Seconds until the next UTC midnight.", { type: "integer" }),
@@ -195,6 +195,8 @@ const headAndOptions = (get: Json): Json => ({
     summary: "The methods of this path; a CORS preflight",
     description: "Needs no key and counts against no quota.",
     security: [],
+    // The path's own parameters (`{id}`): the query's mean nothing here.
+    parameters: ((get.parameters ?? []) as Array<Json>).filter((p) => p.in === "path"),
     responses: {
       "204": {
         description: "The methods answered; to a preflight (`Origin` and `Access-Control-Request-Method`), what a page may send.",
