@@ -1,3 +1,3 @@
 import { packageProject } from "@tripsearch/vitest-config"
 
-export default packageProject(import.meta.url)
+export default packageProject(import.meta.url, { setupFiles: ["./test/openApiContract.setup.ts"] })

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util"
 import { displayDb, isPostgresUrl } from "@tripsearch/store"
 import { type ApiConfig, ConfigError, loadConfig } from "./config.js"
 import { createServer } from "./createServer.js"
-import { type DemoKey, ensureDataset } from "./ensureDataset.js"
+import { type DemoKey, ensureDataset, renewNotice } from "./ensureDataset.js"
 
 const say = (line: string): void => void process.stderr.write(`${line}\n`)
 
@@ -90,27 +90,27 @@ export const main = async (): Promise<void> => {
 
   const startedAt = Date.now()
   // A PostgreSQL store is the operators' own: its trips come from their imports, never a generated set.
-  const firstStart = isPostgresUrl(config.db) ? { created: false, replaced: false, demoKey: undefined } : await ensureDataset({
+  let renewing = false
+  const firstStart = isPostgresUrl(config.db) ? { created: false, demoKey: undefined } : await ensureDataset({
     dbPath: config.db, // a SQLite file here: PostgreSQL stores are left out above
     demoKeyPath: config.demoKeyPath,
     trips: config.seedTrips,
     nowMs: startedAt,
+    onRenew: (reason) => {
+      renewing = true
+      say(renewNotice(reason, config.seedTrips, config.db))
+    },
     onProgress: (() => {
       let announced = false
       const print = progressPrinter()
       return (done: number, total: number) => {
-        if (!announced) {
-          announced = true
-          say(`first start: generating ${total.toLocaleString("en")} trips into ${config.db}`)
-        }
+        if (!announced && !renewing) say(`first start: generating ${total.toLocaleString("en")} trips into ${config.db}`)
+        announced = true
         print(done, total)
       }
     })()
   })
-  if (firstStart.created) {
-    const why = firstStart.replaced ? " (it replaces a default data set of an older generator, with a new demo key)" : ""
-    say(`data set ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s${why}`)
-  }
+  if (firstStart.created) say(`data set ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`)
 
   const api = await createServer({ config })
   const load = api.indexLoad

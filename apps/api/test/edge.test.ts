@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { feedLines } from "@tripsearch/dataset"
 import { COMPRESSION_MIN_BYTES } from "@tripsearch/http-express"
+import { checkNodeAnswer } from "@tripsearch/openapi-contract"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATASET_SEED } from "../src/config.js"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -31,7 +32,15 @@ const send = (port: number, method: string, path: string, headers: Record<string
     const req = request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
       const chunks: Array<Buffer> = []
       res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on("end", () => {
+        const body = Buffer.concat(chunks)
+        try {
+          checkNodeAnswer(method, path, res.statusCode ?? 0, res.headers, body)
+        } catch (error) {
+          reject(error)
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body })
+      })
       res.on("error", reject)
     })
     req.on("error", reject)

@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { REPO_ROOT } from "../src/config.js"
+import { ensureDataset } from "../src/ensureDataset.js"
 import { readCommandLine } from "../src/main.js"
 
 const mainJs = resolve(REPO_ROOT, "apps/api/dist/main.js")
@@ -47,4 +48,37 @@ describe("the server's command line", () => {
     expect(readCommandLine([])).toBe("run")
     expect(() => readCommandLine(["serve"])).toThrow(/serve/)
   })
+})
+
+describe("npm start on a default data set running out", () => {
+  it("says so in one line, builds a new one and prints the same demo key", async () => {
+    const db = join(dir, "trips.db")
+    // A default data set made 40 days ago: its trips (30 days from then) are all gone.
+    const made = await ensureDataset({ dbPath: db, demoKeyPath: join(dir, "demo-key.json"), trips: 10, nowMs: Date.now() - 40 * 86_400_000 })
+    const child = spawn(process.execPath, [mainJs], {
+      env: { ...process.env, PORT: "0", TRIPSEARCH_DB: db, QUERY_LOG: "off", SEED_TRIPS: "12", MATCHER_THREADS: "0", METRICS: "off" }
+    })
+    let stderr = ""
+    child.stderr.setEncoding("utf8")
+    await new Promise<void>((resolveStarted, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start in 60 s:\n${stderr}`)), 60_000)
+      child.stderr.on("data", (chunk: string) => {
+        stderr += chunk
+        if (/demo API key/.test(stderr)) {
+          clearTimeout(timer)
+          resolveStarted()
+        }
+      })
+      child.on("exit", (code) => reject(new Error(`exited ${code}:\n${stderr}`)))
+    })
+    const exited = new Promise((done) => child.once("exit", done))
+    child.kill("SIGTERM")
+    await exited
+    const lines = stderr.split("\n")
+    const told = lines.filter((l) => l.includes("default data set"))
+    expect(told, stderr).toHaveLength(1)
+    expect(told[0]).toMatch(/^the default data set runs out on \d{4}-\d{2}-\d{2} \(fewer than 7 days of trips left\): generating a new one of 12 trips into .*trips\.db; the demo key stays the same$/)
+    expect(stderr).not.toContain("first start")
+    expect(stderr).toContain(made.demoKey!.key)
+  }, 90_000)
 })

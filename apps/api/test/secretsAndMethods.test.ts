@@ -3,6 +3,7 @@ import { request } from "node:http"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { checkNodeAnswer } from "@tripsearch/openapi-contract"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
 import { ensureDataset } from "../src/ensureDataset.js"
@@ -23,7 +24,15 @@ const send = (port: number, method: string, path: string, headers: Record<string
     const req = request({ host: "127.0.0.1", port, method, path, headers }, (res) => {
       const chunks: Array<Buffer> = []
       res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }))
+      res.on("end", () => {
+        const bytes = Buffer.concat(chunks)
+        try {
+          checkNodeAnswer(method, path, res.statusCode ?? 0, res.headers, bytes)
+        } catch (error) {
+          reject(error)
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString("utf8") })
+      })
       res.on("error", reject)
     })
     req.on("error", reject)

@@ -155,7 +155,7 @@ describe("the API server end to end, over a small generated store", () => {
     expect(trip!.locations_to_display).toEqual(target.waypoints.map((w) => w.city))
     expect(trip!.departure_passenger_routing.routes[0].type).toBe("AS_THE_CROW_FLIES")
     expect(trip!.links._self.startsWith(`${API_BASE}/api/v2/trips/${target.id}`)).toBe(true)
-    expect(trip!.links._front).toBe(`${WEBSITE_BASE}/trip/${target.id}`)
+    expect(trip!.links._front).toBe(`${WEBSITE_BASE}/trip/${target.id}?locale=fr_FR&cur=EUR`)
     expect(trip!.links._threads.startsWith(`${API_BASE}/api/v2/trips/${target.id}/threads`)).toBe(true)
   })
 

@@ -225,6 +225,14 @@ describe("the website, served by the API server over a small store", () => {
     // The scan found the tokens the code writes, not just the table's.
     expect(tokensInSources().size).toBeGreaterThanOrEqual(10)
     for (const token of tokens) expect(anchors, token).toContain(token)
+    // What the server does with methods, as it does it: HEAD and OPTIONS answered, `Allow` listing them.
+    const methods = errors.text.slice(errors.text.indexOf('id="method.not_allowed"'))
+    expect(methods.slice(0, methods.indexOf("</section>"))).toContain("<code>Allow: GET, HEAD, OPTIONS</code>")
+    expect(errors.text).not.toContain("<code>Allow: GET</code>")
+    const refused = await fetch(`${base}/api/v2/trips`, { method: "DELETE", headers: { key } })
+    expect(refused.headers.get("allow")).toBe("GET, HEAD, OPTIONS")
+    expect((await fetch(`${base}/api/v2/trips?locale=fr_FR&cur=EUR`, { method: "HEAD", headers: { key } })).status).toBe(200)
+    expect((await fetch(`${base}/api/v2/trips`, { method: "OPTIONS" })).status).toBe(204)
     // Real errors: each support-link, taken to this server, opens a page holding the token's anchor.
     const failures: Array<[string, RequestInit, string]> = [
       ["/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris", {}, "auth.missing_key"],

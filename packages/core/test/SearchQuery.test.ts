@@ -66,6 +66,9 @@ const INVALID: ReadonlyArray<[string, Record<string, string | Array<string>>, st
 const VALID: ReadonlyArray<[string, Record<string, string>]> = [
   ["alternative currency", { locale: "en_GB", cur: "EUR" }],
   ["uk_UA with RUB", { locale: "uk_UA", cur: "RUB" }],
+  // Croatia's currency since 2023 (SEMANTICS §6); the spec's table predates it.
+  ["hr_HR with EUR", { locale: "hr_HR", cur: "EUR" }],
+  ["hr_HR with HRK", { locale: "hr_HR", cur: "HRK" }],
   ["sr_Latn_RS", { locale: "sr_Latn_RS", cur: "RSD" }],
   ["fc bounds", { fc: "-90|-180", tc: "90|180" }],
   ["db date", { db: "2026-11-22" }],

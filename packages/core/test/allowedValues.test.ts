@@ -71,6 +71,7 @@ describe("a 400 for a value from a list names every allowed value", () => {
   it("the README's example: cur=USD with en_GB names GBP and EUR", () => {
     expect(rejected(decodeSearchQuery, { locale: "en_GB", cur: "USD" }).message).toBe('cur: must be GBP or EUR for locale en_GB, got "USD"')
     expect(rejected(decodeSearchQuery, { locale: "fr_FR", cur: "GBP" }).message).toBe('cur: must be EUR for locale fr_FR, got "GBP"')
+    expect(rejected(decodeSearchQuery, { locale: "hr_HR", cur: "GBP" }).message).toBe('cur: must be HRK or EUR for locale hr_HR, got "GBP"')
   })
 
   it("with both locale and cur wrong, the locale is reported; cur comes before the others", () => {

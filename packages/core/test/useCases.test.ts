@@ -182,6 +182,12 @@ describe("searchTrips and tripDetails over an in-memory store", () => {
         }
         const passed = yield* tripDetails("E", { locale: "fr_FR" }, ctx)
         expect(passed.is_passed).toBe(true)
+        // `{id}_0_{n}` names the whole trip: the same answer as `{id}`, under its canonical id.
+        const whole = yield* tripDetails("A", { locale: "fr_FR" }, ctx)
+        const asSegment = yield* tripDetails("A_0_2", { locale: "fr_FR" }, ctx)
+        expect(asSegment).toEqual(whole)
+        expect(asSegment.permanent_id).toBe("A")
+        expect(asSegment).not.toHaveProperty("main_permanent_id")
       })
     ))
 

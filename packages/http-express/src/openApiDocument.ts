@@ -12,7 +12,9 @@ import {
   ThreadsResponse,
   TripDetail
 } from "@tripsearch/core"
+import { CORS_PREFLIGHT_HEADERS } from "./corsHeaders.js"
 import { ERROR_TOKENS, type ErrorToken } from "./httpErrors.js"
+import { ALLOWED_METHODS } from "./readApiRequest.js"
 import { XML_GENERIC_ITEM, XML_SINGULARS } from "./toXml.js"
 
 type Json = { [key: string]: unknown }
@@ -51,6 +53,12 @@ ${LOCALES.map((l) => {
 |---|---|---|
 ${CURRENCIES.map((c) => `| ${c} | ${DEFAULT_RATES[c]} | ${MINOR_DIGITS[c]} |`).join("\n")}
 
+## Methods
+
+Every path of this document answers \`GET\`, \`HEAD\` and \`OPTIONS\`. \`HEAD\` is answered as the \`GET\` (same key check, quota and status, same headers, \`Content-Length\` included), without the body. \`OPTIONS\` needs no key: it answers 204 with \`Allow: ${ALLOWED_METHODS}\`, and to a CORS preflight (\`Origin\` and \`Access-Control-Request-Method\`) also ${Object.entries(CORS_PREFLIGHT_HEADERS)
+  .map(([name, value]) => `\`${name}: ${value}\``)
+  .join(", ")}. Any other method is a 405 \`method.not_allowed\` with \`Allow: ${ALLOWED_METHODS}\`.
+
 ## Keys, quotas and caching
 
 The key goes in the \`key\` header or the \`key\` query parameter (the header wins); it is never echoed in links. A basic key has 10,000 requests per UTC day; every keyed answer carries \`X-RateLimit-Limit-day\` and \`X-RateLimit-Remaining-day\`. Answers 200 and 404 count against the quota; 400, 401, 403 and 429 do not. A 200 carries \`Cache-Control: private, max-age=600\`, an error \`no-store\`. A parameter given twice is a 400; an unknown parameter is ignored; an optional parameter sent empty counts as absent.
@@ -72,7 +80,7 @@ ${Object.entries(ERROR_TOKENS)
 const tokensWithStatus = (status: number): Array<ErrorToken> =>
   (Object.keys(ERROR_TOKENS) as Array<ErrorToken>).filter((token) => ERROR_TOKENS[token].status === status)
 
-const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema })
+const header = (description: string, schema: Json = { type: "string" }, required = false) => ({ description, ...(required ? { required: true } : {}), schema })
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit-day": header("Requests the key may make per UTC day.", { type: "integer" }),
@@ -101,7 +109,7 @@ const errorResponse = (status: number, description: string, headers: Json = {}, 
   }
   return {
     description: `${description} Tokens: ${tokens.map((t) => `\`${t}\``).join(", ")}.`,
-    headers: { "Cache-Control": header("`no-store`."), ...headers },
+    headers: { "Cache-Control": header("`no-store`.", { const: "no-store" }, true), ...headers },
     content: { "application/json": { schema }, "application/xml": XML("The Error object") }
   }
 }
@@ -113,9 +121,9 @@ const ERROR_RESPONSES: Record<string, Json> = {
   PlaceNotFound: errorResponse(404, "A place name resolves to no city; the message quotes it.", {}, ["place.not_found"]),
   TripNotFound: errorResponse(404, "No such trip, or no such segment of it.", {}, ["trip.not_found"]),
   ResourceNotFound: errorResponse(404, "No resource at this path (any path but those of this document).", {}, ["resource.not_found"]),
-  MethodNotAllowed: errorResponse(405, "Only GET is answered.", { Allow: header("`GET`.") }),
+  MethodNotAllowed: errorResponse(405, `Any method but ${ALLOWED_METHODS}.`, { Allow: header(`\`${ALLOWED_METHODS}\`.`, { const: ALLOWED_METHODS }, true) }),
   RequestTimeout: errorResponse(408, "The request was not received in time."),
-  BodyNotAllowed: errorResponse(413, "A GET of this service carries no body."),
+  BodyNotAllowed: errorResponse(413, "A request of this service carries no body."),
   UriTooLong: errorResponse(414, "The request target is longer than 8 KiB."),
   QuotaExceeded: errorResponse(429, "The key's daily quota is spent.", {
     "Retry-After": header("Seconds until the next UTC midnight.", { type: "integer" }),
@@ -139,10 +147,67 @@ const ERROR_RESPONSES: Record<string, Json> = {
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
 
-const ok = (description: string, schemaName: string) => ({
+const ok = (description: string, schemaName: string, schema: Json = ref(schemaName)) => ({
   description,
-  headers: { "Cache-Control": header("`private, max-age=600`."), ...RATE_HEADERS },
-  content: { "application/json": { schema: ref(schemaName) }, "application/xml": XML(`The ${schemaName}`) }
+  headers: { "Cache-Control": header("`private, max-age=600`.", { const: "private, max-age=600" }, true), ...RATE_HEADERS },
+  content: { "application/json": { schema }, "application/xml": XML(`The ${schemaName}`) }
+})
+
+/**
+ * A search response trimmed by `fields`: the same fields, closed as the whole one, none of them
+ * required, and its trips trimmed alike (`TripFields`).
+ */
+const trimmed = (definition: Json, trip: string): Json => {
+  const { required: _required, description: _description, ...rest } = definition
+  const properties = Object.fromEntries(
+    Object.entries(definition.properties as Json).map(([name, property]) => {
+      const p = property as Json
+      const items = p.items as Json | undefined
+      return [name, p.type === "array" && items?.$ref === `${SCHEMAS}Trip` ? { ...p, items: ref(trip) } : p]
+    })
+  )
+  return { ...rest, properties }
+}
+
+/** Errors of the service's own routes (`/health`, this document): what any request may be refused with. */
+const serviceErrors = {
+  "408": responseRef("RequestTimeout"),
+  "413": responseRef("BodyNotAllowed"),
+  "414": responseRef("UriTooLong"),
+  "431": responseRef("HeadersTooLarge")
+}
+
+/**
+ * The `HEAD` and `OPTIONS` of a path whose `GET` is `get`: HEAD is the GET without a body (its
+ * responses are the GET's, whose media types say the `Content-Type` it carries); OPTIONS needs no
+ * key and answers 204 with `Allow`, and to a preflight the CORS headers.
+ */
+const headAndOptions = (get: Json): Json => ({
+  head: {
+    ...get,
+    operationId: `${String(get.operationId)}Head`,
+    summary: `${String(get.summary)}, without the body`,
+    description: "Answered as the `GET`: the same key check, quota, status and headers (`Content-Length` included), without the body."
+  },
+  options: {
+    operationId: `${String(get.operationId)}Options`,
+    tags: get.tags,
+    summary: "The methods of this path; a CORS preflight",
+    description: "Needs no key and counts against no quota.",
+    security: [],
+    // The path's own parameters (`{id}`): the query's mean nothing here.
+    parameters: ((get.parameters ?? []) as Array<Json>).filter((p) => p.in === "path"),
+    responses: {
+      "204": {
+        description: "The methods answered; to a preflight (`Origin` and `Access-Control-Request-Method`), what a page may send.",
+        headers: {
+          Allow: header(`\`${ALLOWED_METHODS}\`.`, { const: ALLOWED_METHODS }, true),
+          ...Object.fromEntries(Object.entries(CORS_PREFLIGHT_HEADERS).map(([name, value]) => [name, header(`To a preflight: \`${value}\`.`, { const: value })]))
+        }
+      },
+      ...serviceErrors
+    }
+  }
 })
 
 /** Errors any keyed GET of the API may answer. */
@@ -158,6 +223,10 @@ const keyedErrors = {
   "431": responseRef("HeadersTooLarge"),
   "500": responseRef("InternalError")
 }
+
+/** Every path item with the `HEAD` and `OPTIONS` of its `GET` (`headAndOptions`): the server answers both on every path. */
+const withHeadAndOptions = (paths: Record<string, Json>): Record<string, Json> =>
+  Object.fromEntries(Object.entries(paths).map(([path, item]) => [path, { ...item, ...headAndOptions(item.get as Json) }]))
 
 const BUILTIN_TITLE = /^[a-zA-Z]+\(.*\)$/
 
@@ -188,7 +257,7 @@ const ID_PARAMETER = {
   in: "path",
   required: true,
   description:
-    "A trip's `permanent_id`: the trip id for the whole trip, or `{id}_{i}_{j}` for the segment from waypoint `i` to waypoint `j` (`i < j`). A cancelled trip, a segment outside the trip, and `{id}_0_{n}` (the whole trip, whose id is `{id}`) are 404 `trip.not_found`.",
+    "A trip's `permanent_id`: the trip id for the whole trip, or `{id}_{i}_{j}` for the segment from waypoint `i` to waypoint `j` (`i < j`). `{id}_0_{n}` (`n` the last waypoint) is the whole trip too, answered as `{id}` is, with `permanent_id` `{id}`. A cancelled trip and a segment outside the trip (`i >= j`, `j > n`) are 404 `trip.not_found`.",
   schema: { type: "string", minLength: 1 }
 }
 
@@ -208,7 +277,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
     servers: [{ url: apiBaseUrl }],
     security: [{ keyHeader: [] }, { keyQuery: [] }],
     tags: [{ name: "trips" }, { name: "service" }],
-    paths: {
+    paths: withHeadAndOptions({
       "/api/v2/trips": {
         get: {
           operationId: "searchTrips",
@@ -217,7 +286,11 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           description: "Matched trips (or segments of trips) between two places, filtered, sorted and paged, with top trips and facets.",
           parameters: queryParameters(SearchParams),
           responses: {
-            "200": ok("The search response. With `fields`, only the named fields (trimmed trips may lack fields marked always present).", "SearchResponse"),
+            "200": ok(
+              "The search response. With `fields`, only the named fields: a `SearchResponseFields`, whose trips are `TripFields` (trimmed, they may lack fields marked always present).",
+              "SearchResponse",
+              { anyOf: [ref("SearchResponse"), ref("SearchResponseFields")] }
+            ),
             ...keyedErrors,
             "404": responseRef("PlaceNotFound"),
             "503": responseRef("Overloaded")
@@ -252,7 +325,8 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           description: "Needs no key and counts against no quota.",
           security: [],
           responses: {
-            "200": { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } }
+            "200": { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } },
+            ...serviceErrors
           }
         }
       },
@@ -265,11 +339,12 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
             "Needs no key. Never cached. A server that answers at all answers searches from its index, so this is 200 even when the trip store cannot be reached: the body says which (`degraded`: searches are answered, trip details and keys not seen before are 503 until the store is back).",
           security: [],
           responses: {
-            "200": { description: "The server answers searches; the body says whether its store answers too.", content: { "application/json": { schema: ref("Health") } } }
+            "200": { description: "The server answers searches; the body says whether its store answers too.", content: { "application/json": { schema: ref("Health") } } },
+            ...serviceErrors
           }
         }
       }
-    },
+    }),
     components: {
       schemas: {
         ...definitions,
@@ -283,6 +358,14 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
             data_version: { type: "integer", description: "The store's change sequence number (when it answers)." }
           },
           additionalProperties: false
+        },
+        SearchResponseFields: {
+          ...trimmed(definitions["SearchResponse"] as unknown as Json, "TripFields"),
+          description: "A `SearchResponse` trimmed by `fields`: only the fields named (any of them may be absent), its trips `TripFields`."
+        },
+        TripFields: {
+          ...trimmed(definitions["Trip"] as unknown as Json, "TripFields"),
+          description: "A `Trip` trimmed by `fields`: only the trip fields named (`trips.price`, `seats`...), any of them may be absent."
         }
       },
       responses: ERROR_RESPONSES,

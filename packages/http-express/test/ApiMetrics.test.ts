@@ -2,7 +2,7 @@ import { type ApiKey, InvalidParameter, TripNotFound } from "@tripsearch/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiMetrics, createApp, type IndexState, readExposition, sampleOf, seriesOf, type UseCases } from "../src/index.js"
-import { listen, makeMemoryKeyStore, type Running } from "./testServer.js"
+import { listenStubbed, makeMemoryKeyStore, type Running } from "./testServer.js"
 import { stubPorts } from "./stubPorts.js"
 
 const KEY = "metrics-key-0123456789"
@@ -47,10 +47,10 @@ describe("GET /metrics over a real listening server", () => {
     createApp({ runtime, metrics: withMetrics, useCases, config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: quiet } })
 
   beforeAll(async () => {
-    running = await listen(app(metrics))
+    running = await listenStubbed(app(metrics))
     // A second app in the same process, with its own registry.
-    other = await listen(app(new ApiMetrics()))
-    off = await listen(app(undefined))
+    other = await listenStubbed(app(new ApiMetrics()))
+    off = await listenStubbed(app(undefined))
   })
   afterAll(async () => {
     await running.close()
@@ -146,6 +146,8 @@ describe("GET /metrics over a real listening server", () => {
     const post = await fetch(`${running.base}/metrics`, { method: "POST" })
     expect(post.status).toBe(405)
     expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS")
+    // Outside the API: no OPTIONS of its own (docs/METRICS.md).
+    expect((await fetch(`${running.base}/metrics`, { method: "OPTIONS" })).status).toBe(404)
   })
 
   it("reads the pool, the indexes and the store at each scrape: lag is the store's sequence minus the index's", async () => {

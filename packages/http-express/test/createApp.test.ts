@@ -13,7 +13,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { XMLParser } from "fast-xml-parser"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { answerApiRequest, createApp, keyQuota, secondsToUtcMidnight, utcDay, type UseCases } from "../src/index.js"
-import { listen, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
+import { listenStubbed, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
 import { stubPorts } from "./stubPorts.js"
 
 // A fixed clock 90 s before a UTC midnight: the quota day and Retry-After are known.
@@ -95,7 +95,7 @@ describe("createApp over a real listening server", () => {
       },
       useCases: fakeUseCases
     })
-    running = await listen(app)
+    running = await listenStubbed(app)
   })
   afterAll(async () => {
     await running.close()

@@ -1,10 +1,11 @@
 import { request as httpRequest } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { type ApiKey, InvalidParameter, type JsonObject, TripNotFound } from "@tripsearch/core"
+import { checkNodeAnswer } from "@tripsearch/openapi-contract"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { COMPRESSION_MIN_BYTES, createApp, type CorsOrigins, utcDay, type UseCases } from "../src/index.js"
-import { listen, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
+import { listenStubbed, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
 import { stubPorts } from "./stubPorts.js"
 
 const NOW = Date.UTC(2030, 4, 17, 12, 0, 0)
@@ -50,7 +51,15 @@ const raw = (base: string, method: string, path: string, headers: Record<string,
     const req = httpRequest({ host: hostname, port, method, path, headers }, (res) => {
       const chunks: Array<Buffer> = []
       res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on("end", () => {
+        const body = Buffer.concat(chunks)
+        try {
+          checkNodeAnswer(method, path === "*" ? path : `${base}${path}`, res.statusCode ?? 0, res.headers, body)
+        } catch (error) {
+          reject(error)
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body })
+      })
       res.on("error", reject)
     })
     req.on("error", reject)
@@ -86,7 +95,7 @@ describe("CORS, HEAD, OPTIONS and compression over a real listening server", () 
         corsOrigins
       }
     })
-    const running = await listen(app)
+    const running = await listenStubbed(app)
     servers.push(running)
     return running
   }

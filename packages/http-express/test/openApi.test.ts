@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { join } from "node:path"
 import { InMemoryTripMatcher } from "@tripsearch/core"
 import { feedLines, generateQueryLog, type QueryLogTrip } from "@tripsearch/dataset"
@@ -9,7 +10,8 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ERROR_TOKENS, openApiDocument } from "../src/index.js"
-import { listenOverStore, type RealStack } from "./testServer.js"
+import { ContractViolation, openApiContract } from "@tripsearch/openapi-contract"
+import { listen, listenOverStore, type RealStack } from "./testServer.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -46,6 +48,38 @@ describe("the OpenAPI document", () => {
     )
     // `service.error` is listed under 500 and, store unreachable, under 503 too.
     expect([...new Set(listed)].sort()).toEqual(Object.keys(ERROR_TOKENS).sort())
+  })
+
+  it("closes every object it describes: an unknown field is not the service's", () => {
+    const open: Array<string> = []
+    const walk = (schema: unknown, at: string, inAllOfRestriction: boolean): void => {
+      if (schema === null || typeof schema !== "object") return
+      if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${at}/${i}`, inAllOfRestriction))
+      const s = schema as Json
+      // allOf: [Error, {restriction}]: the restriction narrows the closed Error, it adds no field.
+      if (s.type === "object" && s.additionalProperties !== false && s.unevaluatedProperties !== false && !inAllOfRestriction) open.push(at)
+      for (const [key, value] of Object.entries(s)) {
+        if (key === "allOf" && Array.isArray(value)) {
+          walk(value[0], `${at}/allOf/0`, false)
+          for (const [i, rest] of value.slice(1).entries()) walk(rest, `${at}/allOf/${i + 1}`, true)
+        } else walk(value, `${at}/${key}`, inAllOfRestriction && key === "properties" ? true : inAllOfRestriction && key !== "items")
+      }
+    }
+    walk(document.components, "components", false)
+    for (const [path, item] of Object.entries(document.paths as Json)) walk(item, path, false)
+    // The document itself, served as it is, is the one open object.
+    expect(open).toEqual(["get", "head"].map((method) => `/api/v2/openapi.json/${method}/responses/200/content/application/json/schema`))
+  })
+
+  it("lists GET, HEAD and OPTIONS on every path, as the server answers them, and 405 with Allow for the others", () => {
+    for (const [path, item] of Object.entries(document.paths as Json)) {
+      expect(Object.keys(item), path).toEqual(["get", "head", "options"])
+      expect(item.head.responses, path).toEqual(item.get.responses)
+      expect(item.options.security, path).toEqual([])
+      expect(item.options.responses["204"].headers.Allow.schema, path).toEqual({ const: "GET, HEAD, OPTIONS" })
+    }
+    expect(document.components.responses.MethodNotAllowed.headers.Allow).toMatchObject({ required: true, schema: { const: "GET, HEAD, OPTIONS" } })
+    expect(JSON.stringify(document)).not.toMatch(/Allow: GET`|Only GET/)
   })
 
   it("lists every token the code sends", () => {
@@ -184,6 +218,32 @@ describe("answers of a real listening server validate against the document", () 
     expect((await check("/health", "/health", {})).status).toBe(200)
   })
 
+  it("answers {id}_0_{n}, the whole trip, as {id}; HEAD and OPTIONS on every path; other methods 405 with Allow", async () => {
+    const trip = trips.find((t) => t.waypoints.length >= 2 && Date.parse(String((t as Json).departure_time)) > nowMs)!
+    const n = trip.waypoints.length - 1
+    const whole = await check("/api/v2/trips/{id}", `/api/v2/trips/${trip.id}?locale=fr_FR`)
+    const asSegment = await check("/api/v2/trips/{id}", `/api/v2/trips/${trip.id}_0_${n}?locale=fr_FR`)
+    expect(asSegment.status).toBe(200)
+    expect(asSegment.body).toEqual(whole.body)
+    expect(asSegment.body.permanent_id).toBe(trip.id)
+    expect((await check("/api/v2/trips/{id}", `/api/v2/trips/${trip.id}_0_${n + 1}?locale=fr_FR`)).status).toBe(404)
+    for (const path of ["/api/v2/trips?locale=fr_FR&cur=EUR", `/api/v2/trips/${trip.id}?locale=fr_FR`, `/api/v2/trips/${trip.id}/threads?locale=fr_FR`, "/health", "/api/v2/openapi.json"]) {
+      // Each answer is checked against the document by the fetch of every test (openApiContract.setup.ts).
+      const head = await fetch(`${running.base}${path}`, { method: "HEAD", headers: { key } })
+      expect(head.status, path).toBe(200)
+      const options = await fetch(`${running.base}${path}`, { method: "OPTIONS" })
+      expect(options.status, path).toBe(204)
+      expect(options.headers.get("allow"), path).toBe("GET, HEAD, OPTIONS")
+      const preflight = await fetch(`${running.base}${path}`, { method: "OPTIONS", headers: { origin: "https://app.test", "access-control-request-method": "GET" } })
+      expect(preflight.headers.get("access-control-allow-methods"), path).toBe("GET, HEAD")
+      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+        const refused = await fetch(`${running.base}${path}`, { method, headers: { key } })
+        expect(refused.status, `${method} ${path}`).toBe(405)
+        expect(refused.headers.get("allow"), `${method} ${path}`).toBe("GET, HEAD, OPTIONS")
+      }
+    }
+  })
+
   it("answers XML under the media type the document lists for that status", async () => {
     for (const query of ["locale=fr_FR&cur=EUR&fn=Paris&_format=xml", "locale=fr_FR&cur=EUR&limit=500&_format=xml"]) {
       const response = await fetch(`${running.base}/api/v2/trips?${query}`, { headers: { key } })
@@ -194,5 +254,93 @@ describe("answers of a real listening server validate against the document", () 
       expect(type).toBe("application/xml")
       expect(await response.text()).toMatch(/^<\?xml[^>]*>\s*<response>/)
     }
+  })
+})
+
+describe("the check every test's fetch makes (openApiContract.setup.ts)", () => {
+  const nowMs = Date.now()
+  const db = openDatabase(":memory:")
+  let real: RealStack
+  let search: { status: number; headers: Record<string, string>; body: Json }
+  // A server that answers what the test tells it to: a body the real server gave, altered.
+  let next: { status: number; headers: Record<string, string>; body: string }
+  let fake: Awaited<ReturnType<typeof listen>>
+
+  beforeAll(async () => {
+    expect((await importFeed(db, [...feedLines({ trips: 80, seed: "contract", nowMs })])).ok).toBe(true)
+    real = await listenOverStore(db, "contract")
+    const response = await fetch(`${real.base}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris&radius=500&limit=3`, { headers: { key: real.key } })
+    search = { status: response.status, headers: Object.fromEntries(response.headers), body: (await response.json()) as Json }
+    expect(search.status).toBe(200)
+    expect(search.body.trips.length).toBeGreaterThan(0)
+    fake = await listen((_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(next.status, next.headers)
+      res.end(next.body)
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await fake?.close()
+    await real?.close()
+    db.close()
+  })
+
+  const answering = (body: unknown, status = 200, headers: Record<string, string> = {}) => {
+    const { "content-length": _length, "content-encoding": _coding, "transfer-encoding": _chunked, ...kept } = search.headers
+    next = { status, headers: { ...kept, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) }
+  }
+  const searchOfFake = () => fetch(`${fake.base}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris`)
+
+  it("passes the real server's answer, served again as it was", async () => {
+    answering(search.body)
+    expect((await searchOfFake()).status).toBe(200)
+  })
+
+  it("fails an undocumented field, at the top and in a trip", async () => {
+    answering({ ...search.body, undocumented: 1 })
+    await expect(searchOfFake()).rejects.toThrow(ContractViolation)
+    await expect(searchOfFake()).rejects.toThrow(/must NOT have additional properties \(undocumented\)/)
+    answering({ ...search.body, trips: [{ ...search.body.trips[0], driver_phone: "+33 6 00 00 00 00" }] })
+    await expect(searchOfFake()).rejects.toThrow(/\/trips\/0 must NOT have additional properties \(driver_phone\)/)
+    answering({ ...search.body, trips: [{ ...search.body.trips[0], price: { ...search.body.trips[0].price, cents: 1 } }] })
+    await expect(searchOfFake()).rejects.toThrow(/\/trips\/0\/price must NOT have additional properties \(cents\)/)
+  })
+
+  it("fails a field of the wrong type, an undocumented status, content type or header value", async () => {
+    answering({ ...search.body, pager: { ...search.body.pager, total: "12" } })
+    await expect(searchOfFake()).rejects.toThrow(/\/pager\/total must be integer/)
+    answering(search.body, 418)
+    await expect(searchOfFake()).rejects.toThrow(/status 418 is not documented/)
+    answering("<html></html>", 200, { "content-type": "text/html; charset=utf-8" })
+    await expect(searchOfFake()).rejects.toThrow(/Content-Type text\/html is not documented/)
+    answering('<?xml version="1.0"?><trips/>', 200, { "content-type": "application/xml; charset=utf-8" })
+    await expect(searchOfFake()).rejects.toThrow(/root element response/)
+    answering(search.body, 200, { "cache-control": "public, max-age=86400" })
+    await expect(searchOfFake()).rejects.toThrow(/header Cache-Control/)
+    // A 405 must say what is allowed.
+    const refusal = { error: { code: "405", "developper-message": "method.not_allowed", message: "no", "support-link": "https://www.test/developers/errors#method.not_allowed" } }
+    answering(refusal, 405, { "cache-control": "no-store", allow: "GET" })
+    await expect(fetch(`${fake.base}/api/v2/trips`, { method: "POST" })).rejects.toThrow(/header Allow/)
+    answering(refusal, 405, { "cache-control": "no-store", allow: "GET, HEAD, OPTIONS" })
+    expect((await fetch(`${fake.base}/api/v2/trips`, { method: "POST" })).status).toBe(405)
+  })
+
+  it("reads the same answer the caller then reads, and leaves its body unread", async () => {
+    answering(search.body)
+    const response = await searchOfFake()
+    expect(response.bodyUsed).toBe(false)
+    expect(await response.json()).toEqual(search.body)
+  })
+
+  it("checks an answer as a whole: openApiContract alone", () => {
+    const contract = openApiContract(document)
+    const headers = new Headers(search.headers)
+    const exchange = { method: "GET", url: "/api/v2/trips", status: 200, headers, body: JSON.stringify(search.body) }
+    expect(contract.check(exchange)).toEqual([])
+    expect(contract.check({ ...exchange, body: JSON.stringify({ ...search.body, extra: true }) })).toHaveLength(1)
+    // Outside the API: the website's pages and /metrics are not the document's.
+    expect(contract.check({ ...exchange, url: "/search", headers: new Headers({ "content-type": "text/html" }), body: "<p>" })).toEqual([])
+    // A path the document does not list answers only its Error objects.
+    expect(contract.check({ ...exchange, url: "/api/v3/trips" })[0]).toMatch(/status 200 is not documented/)
   })
 })

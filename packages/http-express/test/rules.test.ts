@@ -21,11 +21,13 @@ describe("fields, errors that state the rule, _front and color_hexa over a real 
   let running: RealStack
   let key: string
   let first: Json
+  let multi: Json
 
   beforeAll(async () => {
     const lines = [...feedLines({ trips: 60, seed: "http-rules", nowMs })]
     const trips = lines.map((l) => JSON.parse(l) as Json)
     first = trips.find((t) => (t.status ?? "active") === "active" && Date.parse(t.departure_time) > nowMs + 7_200_000)!
+    multi = trips.find((t) => (t.status ?? "active") === "active" && Date.parse(t.departure_time) > nowMs + 7_200_000 && t.waypoints.length >= 3)!
     // Two copies of the first trip whose colours are written the two ways the feed allows.
     const colored = (id: string, hexa: string) => JSON.stringify({ ...first, id, car: { ...first.car, color_hexa: hexa } })
     const result = await importFeed(db, [...lines, colored("hexa-hash", "#d8c8a8"), colored("hexa-plain", "a0B1c2")])
@@ -152,6 +154,31 @@ describe("fields, errors that state the rule, _front and color_hexa over a real 
       expect(doc.links._front).toBe(`https://www.test/search?${between()}&limit=2`)
       const json = (await (await get(`/api/v2/trips?fields=links&${between()}`)).json()) as Json
       expect(json.links._front).toBe(`https://www.test/search?${between()}`)
+    })
+
+    it("_front keeps the traveller's locale and currency: on a search, its trips, a sub-trip and details", async () => {
+      const w = multi.waypoints as Array<Json>
+      const n = w.length - 1
+      const subId = `${multi.id}_1_${n}`
+      const query = `locale=en_GB&cur=EUR&fc=${w[1]!.lat}%7C${w[1]!.lon}&tc=${w[n]!.lat}%7C${w[n]!.lon}&radius=1`
+      const body = (await (await get(`/api/v2/trips?${query}`)).json()) as Json
+      expect(body.links._front).toBe(`https://www.test/search?${query}`)
+      const listed = [...(body.trips as Array<Json>), ...(body.top_trips as Array<Json>)]
+      expect(listed.map((t) => t.permanent_id)).toContain(subId)
+      for (const t of listed) {
+        expect(t.links._front).toBe(`https://www.test/trip/${encodeURIComponent(t.permanent_id)}?locale=en_GB&cur=EUR`)
+      }
+      // Details: the currency asked, else the locale's own.
+      for (const [asked, front] of [
+        ["locale=it_IT", "locale=it_IT&cur=EUR"],
+        ["locale=en_GB&cur=GBP", "locale=en_GB&cur=GBP"],
+        ["cur=EUR&locale=hr_HR", "locale=hr_HR&cur=EUR"]
+      ] as const) {
+        for (const id of [subId, multi.id as string]) {
+          const detail = (await (await get(`/api/v2/trips/${encodeURIComponent(id)}?${asked}`)).json()) as Json
+          expect(detail.links._front, `${id} ${asked}`).toBe(`https://www.test/trip/${encodeURIComponent(id)}?${front}`)
+        }
+      }
     })
   })
 

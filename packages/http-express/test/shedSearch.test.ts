@@ -4,7 +4,7 @@ import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiMetrics, createApp, createRequestListener, readExposition, seriesOf } from "../src/index.js"
 import { stubPorts } from "./stubPorts.js"
-import { listen, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
+import { listenStubbed, makeMemoryKeyStore, memorySink, type Running } from "./testServer.js"
 
 const KEY = "basic-key-0123456789"
 const keys: Record<string, ApiKey> = { [KEY]: { id: "k1", name: "test", tier: "basic", dailyLimit: 10_000, revoked: false } }
@@ -32,7 +32,7 @@ describe("shedSearch: searches refused before the key is looked up, on a listeni
   let searches = 0
   let server: Running
   beforeAll(async () => {
-    server = await listen(
+    server = await listenStubbed(
       createApp({
         runtime,
         config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } },
@@ -91,7 +91,7 @@ describe("refusalHoldMs: a connection whose search was refused is not read for a
       shedSearch: () => refuse,
       refusalHoldMs: HOLD_MS
     })
-    server = await listen(listener)
+    server = await listenStubbed(listener)
   })
   afterAll(async () => {
     await server.close()
@@ -200,8 +200,8 @@ describe("createRequestListener: searches answered before Express, on listening 
   const sides = { app: build("app"), listener: build("listener") }
   const running: Partial<Record<keyof typeof sides, Running>> = {}
   beforeAll(async () => {
-    running.app = await listen(sides.app.handler)
-    running.listener = await listen(sides.listener.handler)
+    running.app = await listenStubbed(sides.app.handler)
+    running.listener = await listenStubbed(sides.listener.handler)
   })
   afterAll(async () => {
     await running.app!.close()
@@ -289,7 +289,7 @@ describe("createRequestListener: searches answered before Express, on listening 
       config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } },
       useCases: { searchTrips: () => Effect.succeed({ pager: { total: 0 } } as JsonObject) }
     })
-    const front = await listen(
+    const front = await listenStubbed(
       built.listenerBefore((req, res) => {
         handed.push(`${req.method} ${req.url}`)
         built.app(req, res)

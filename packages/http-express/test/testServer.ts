@@ -5,6 +5,7 @@ import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { createKey, type openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { Express } from "express"
+import { stubbedUseCases } from "@tripsearch/openapi-contract"
 import { createApp } from "../src/index.js"
 
 /** An in-memory KeyStore with the keys given (plain key -> ApiKey) and inspectable usage. */
@@ -45,6 +46,23 @@ export const listen = (app: Express | RequestListener): Promise<Running> =>
       })
     })
   })
+
+/**
+ * `listen` for an app whose use-cases the test replaced with stubs: their 200 bodies are
+ * placeholders, left out of the OpenAPI contract's check (openApiContract.setup.ts); statuses,
+ * types, headers and error bodies are still checked.
+ */
+export const listenStubbed = async (app: Express | RequestListener): Promise<Running> => {
+  const running = await listen(app)
+  const undo = stubbedUseCases(running.base)
+  return {
+    ...running,
+    close: async () => {
+      undo()
+      await running.close()
+    }
+  }
+}
 
 /** A memory sink of lines (logger, query log). */
 export const memorySink = () => {

@@ -37,7 +37,7 @@ export const LocaleCode = Schema.Literal(...LOCALES)
 const WITH_COMMISSION = new Set(["AT", "DE", "GB", "ES", "FR", "BE", "IT", "NL", "PT", "PL"])
 const CURRENCY_OF: Readonly<Record<LocaleCode, readonly [CurrencyCode, CurrencyCode?]>> = {
   de_AT: ["EUR"], pt_BR: ["EUR"], cs_CZ: ["CZK"], de_DE: ["EUR"], en_GB: ["GBP", "EUR"], es_ES: ["EUR"],
-  fr_FR: ["EUR"], fr_BE: ["EUR"], hr_HR: ["HRK"], hu_HU: ["HUF"], en_IN: ["INR"], it_IT: ["EUR"],
+  fr_FR: ["EUR"], fr_BE: ["EUR"], hr_HR: ["HRK", "EUR"], hu_HU: ["HUF"], en_IN: ["INR"], it_IT: ["EUR"],
   es_MX: ["MXN"], nl_NL: ["EUR"], nl_BE: ["EUR"], pl_PL: ["PLN"], pt_PT: ["EUR"], ro_RO: ["RON"],
   sr_Latn_RS: ["RSD"], ru_RU: ["RUB", "UAH"], sk_SK: ["EUR"], tr_TR: ["TRY"], uk_UA: ["UAH", "RUB"]
 }

@@ -17,7 +17,7 @@ export const Links = Schema.Struct({
   _threads: Schema.optional(Schema.String)
 }).annotations({
   identifier: "Links",
-  description: "`_self`: this object on the service (the query as asked, without `key`); `_front`: the same search or trip on the website; `_threads`: the trip's public questions and answers."
+  description: "`_self`: this object on the service (the query as asked, without `key`); `_front`: the same search or trip on the website, in the same locale and currency; `_threads`: the trip's public questions and answers."
 })
 
 export const Pager = Schema.Struct({ page: Int, pages: Int, total: Int, limit: Int }).annotations({

@@ -37,7 +37,7 @@ const format: ParameterDoc = {
 const SEARCH_PARAMETERS = {
   locale,
   cur: {
-    description: "Currency of every price: the locale's default currency, or its alternative one where the locale has one (en_GB: GBP or EUR; ru_RU: RUB or UAH; uk_UA: UAH or RUB).",
+    description: "Currency of every price: the locale's default currency, or its alternative one where the locale has one (en_GB: GBP or EUR; hr_HR: HRK or EUR; ru_RU: RUB or UAH; uk_UA: UAH or RUB).",
     examples: ["EUR"]
   },
   _format: format,

@@ -26,10 +26,14 @@ export interface TripLinks {
 export const tripSelfUrl = (links: TripLinks, permanentId: string, locale: LocaleInfo, currency: string, suffix = ""): string =>
   `${links.apiBaseUrl}/api/v2/trips/${encodeURIComponent(permanentId)}${suffix}?locale=${locale.locale}&cur=${currency}`
 
-/** `links` of a trip: its details address, its website page, its questions. */
+/**
+ * `links` of a trip: its details address, its website page, its questions. Each carries the locale
+ * and currency the trip was shown in: a partner's user who follows `_front` reads the page in the
+ * language and the prices it was offered in.
+ */
 export const renderTripLinks = (view: SegmentView, locale: LocaleInfo, links: TripLinks): JsonObject => ({
   _self: tripSelfUrl(links, view.permanentId, locale, view.currency),
-  _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}`,
+  _front: `${links.websiteBaseUrl}/trip/${encodeURIComponent(view.permanentId)}?locale=${locale.locale}&cur=${view.currency}`,
   _threads: tripSelfUrl(links, view.permanentId, locale, view.currency, "/threads")
 })
 

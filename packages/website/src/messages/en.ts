@@ -88,7 +88,7 @@ export const en = {
   remedy_place: "Check the spelling of the place, add its country after a comma (`Paris, FR`), or send coordinates (`fc`, `tc`).",
   remedy_trip: "The trip was cancelled or its id is wrong: search again for a current one.",
   remedy_path: "Only the paths of the API reference are answered: check the path.",
-  remedy_method: "Send a GET without a body.",
+  remedy_method: "Send a GET (or a HEAD, or an OPTIONS) without a body.",
   remedy_retry_after: "Wait the number of seconds in `Retry-After` before sending the request again.",
   remedy_service_error: "The request could not be answered because of a fault of the service; quote the request id of the message to the team that runs it."
 } as const

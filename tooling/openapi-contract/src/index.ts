@@ -1,0 +1,3 @@
+export * from "./openApiContract.js"
+export * from "./checkedFetch.js"
+export * from "./checkNodeAnswer.js"
