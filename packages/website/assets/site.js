@@ -29,10 +29,12 @@
         fillOpacity: 1,
         className: "stop stop-" + s.role
       })
-        .bindTooltip(s.label, { permanent: true, direction: "right", offset: [8, 0], className: "label label-" + s.role })
+        // The passenger's ends to the right, other stops above: labels of neighbours overlap less.
+        .bindTooltip(s.label, { permanent: true, direction: mine ? "right" : "top", offset: mine ? [8, 0] : [0, -6], className: "label label-" + s.role })
         .addTo(map)
     })
-    if (bounds.isValid()) map.fitBounds(bounds, { padding: [36, 36], maxZoom: 12 })
+    // Room on the right for the labels, which are drawn there.
+    if (bounds.isValid()) map.fitBounds(bounds, { paddingTopLeft: [30, 40], paddingBottomRight: [Math.min(220, box.clientWidth / 3), 30], maxZoom: 11 })
     else map.setView([48, 10], 4)
     // The drawing stays in the page for readers without the map; it is no longer shown.
     var fallback = document.querySelector(".route-fallback")

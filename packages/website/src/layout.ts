@@ -30,6 +30,7 @@ ol.trips>li.full{background:#f0f2f4;color:#52606d;border-style:dashed}ol.trips>l
 .filters.open,.filters:target{display:block}}
 .notice{border-left:4px solid #c2410c;padding:.2rem 1rem;margin:1rem 0;background:#fff7ed}.notice ul{margin:.3rem 0}
 .map{height:22rem;max-height:60vh;margin:1rem 0;border:1px solid #cbd2d9;border-radius:.4rem}
+.places-map .map{height:13rem}
 .leaflet-tooltip.label{font:600 13px/1.3 system-ui,sans-serif;padding:2px 6px}.leaflet-tooltip.label-pickup,.leaflet-tooltip.label-dropoff,.leaflet-tooltip.label-from,.leaflet-tooltip.label-to{background:#0b5cad;color:#fff;border-color:#0b5cad}.searched{font-weight:bold;color:#0b5cad}.error{border-left:4px solid #c81e1e;padding-left:1rem}
 nav.pages a,nav.pages span{display:inline-block;margin-right:.5rem;min-width:1.5rem;padding:.2rem 0}svg.route{max-width:100%;height:auto}
 .qa dt{font-weight:bold;margin-top:.6rem}.qa dd{margin-left:1rem}

@@ -254,7 +254,7 @@ export const searchPage = (
       searched
         ? // The rides come first in the document; a wide screen puts the filters in a column
           // beside them, a phone behind a button above them.
-          html`${extras.map}<div class="results"><a class="filters-button" href="#filters" aria-controls="filters">${t("filters")}${
+          html`${extras.map === undefined ? "" : html`<div class="places-map">${extras.map}</div>`}<div class="results"><a class="filters-button" href="#filters" aria-controls="filters">${t("filters")}${
             filters.length > 0 ? html` · ${t("filters_on", { count: filters.length })}` : ""
           }</a><div class="list">${activeFiltersBlock(filters, params, t)}${
             // The recommended rides are the API's, which knows nothing of the website's own filters.

@@ -101,7 +101,11 @@ export const tripMapData = (
 ): MapData => {
   const stops = (trip.stop_overs as ReadonlyArray<Json>).map((s) => ({ lat: Number(s.latitude), lon: Number(s.longitude), s }))
   const road = stored !== undefined && stored.waypoints.length >= 2 ? roadOf(stored.waypoints, stored.legs) : roadOf(stops, [])
-  const placeName = (p: Json): string => [p.city_name, p.address].filter((x) => typeof x === "string" && x !== "").join(", ")
+  // A meeting point's place is its town and its own name (the address's first part), e.g. `Mâcon · Gare de Mâcon-Ville`.
+  const placeName = (p: Json): string => {
+    const first = typeof p.address === "string" ? p.address.split(",")[0]!.trim() : ""
+    return first === "" || first === p.city_name ? String(p.city_name) : `${String(p.city_name)} · ${first}`
+  }
   const pickup = trip.departure_place as Json
   const dropoff = trip.arrival_place as Json
   const a = nearestIndex(road, Number(pickup.latitude), Number(pickup.longitude), 0)
