@@ -69,7 +69,17 @@ describe("the website in a real browser", () => {
     base = `http://127.0.0.1:${port}`
     const [server, launched] = await Promise.all([
       createServer({
-        config: { dbPath, publicBaseUrl: base, websiteBaseUrl: base, queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+        config: {
+          dbPath,
+          publicBaseUrl: base,
+          websiteBaseUrl: base,
+          queryLogPath: undefined,
+          productionDailyLimit: undefined,
+          matcherThreads: 1,
+          metrics: false,
+          // Nothing listens there: the map draws its road and labels without tiles.
+          mapTiles: { url: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png", attribution: "Test tiles" }
+        },
         logger: { info: () => {}, error: () => {} }
       }),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })

@@ -13,7 +13,8 @@
     box.hidden = false
     var map = L.map(box, { scrollWheelZoom: false, attributionControl: true })
     map.attributionControl.setPrefix(false)
-    L.tileLayer(d.tiles.url, { attribution: d.tiles.attribution, maxZoom: 18, crossOrigin: false }).addTo(map)
+    // Tiles of the next zoom on high-density screens, so that the map is as sharp as the text.
+    L.tileLayer(d.tiles.url, { attribution: d.tiles.attribution, maxZoom: 18, detectRetina: true }).addTo(map)
     var bounds = L.latLngBounds([])
     if (d.road.length > 1) L.polyline(d.road, { color: "#7b8794", weight: 4, opacity: 0.9, className: "road" }).addTo(map)
     if (d.part.length > 1) L.polyline(d.part, { color: "#0b5cad", weight: 6, className: "part" }).addTo(map)

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib"
 import express, { type Express, type Request, type Response } from "express"
 import { Effect, type ManagedRuntime, Option } from "effect"
 import { isLocaleCode, LOCALE_TABLE, type LocaleCode, TripStore } from "@tripsearch/core"
@@ -93,6 +94,8 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 const bodyJson = (reply: ApiReply): Json => JSON.parse(typeof reply.body === "string" ? reply.body : Buffer.from(reply.body).toString("utf8")) as Json
 
 const SEARCH_PAGE = /^\/search\/?$/
+// The home page is the search form.
+const HOME_PAGE = /^\/$/
 const SUGGEST = /^\/places\/suggest\/?$/
 const TRIP_PAGE = /^\/trip\/([^/]+)\/?$/
 const DEVELOPERS_PAGE = /^\/developers\/?$/
@@ -117,10 +120,13 @@ const cspOf = (tiles: MapTiles | "off"): string => {
   return `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${tileOrigin}; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`
 }
 
+/** Pages are sent gzipped to a browser that takes it: a search page is a third of its size so. */
 const send = (res: Response, status: number, locale: LocaleCode, page: string, csp: string): void => {
+  const gzip = /\bgzip\b/.test(res.req.get("accept-encoding") ?? "")
   res
     .status(status)
     .set({
+      ...(gzip ? { "Content-Encoding": "gzip" } : {}),
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": status === 200 ? "private, max-age=600" : "no-store",
       "Content-Security-Policy": csp,
@@ -128,9 +134,9 @@ const send = (res: Response, status: number, locale: LocaleCode, page: string, c
       "X-Frame-Options": "DENY",
       "Referrer-Policy": "no-referrer",
       "Content-Language": LOCALE_TABLE[locale].bcp47,
-      Vary: "Accept-Language"
+      Vary: "Accept-Language, Accept-Encoding"
     })
-    .send(page)
+    .send(gzip ? gzipSync(page, { level: 6 }) : page)
 }
 
 /** The API's token of an error answer (none when the body is not the Error object). */
@@ -173,13 +179,16 @@ const localeOf = (req: Request): LocaleCode => {
 }
 
 /**
- * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`, and `/search` and
- * `/trip/{permanent_id}`, answered from
- * the API's own answer to the same parameters (`readApiRequest` + `answerReadRequest`, without
- * key or quota): a page shows the API's trips in the API's order, and a request the API refuses
- * is a page with the API's status and message. `svc_cmkt` and `utm_*` are accepted on every page,
- * left out of the API's query, of the page's links and of its canonical address, and counted per
- * campaign. Other requests fall through (`next`).
+ * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`; `/` (the search
+ * form), `/search` and `/trip/{permanent_id}`, answered from the API's own answer to the same
+ * parameters (`readApiRequest` + `answerReadRequest`, without key or quota): a page shows the API's
+ * trips in the API's order. A request the API refuses is a page for travellers with the API's
+ * status, in the page's language, the form kept and, for a place it does not know, the nearest
+ * names (no token, no status code: those are the `/developers` pages'). `experience` and `comfort`
+ * are the website's own filters over the API's answer. `/places/suggest?q=&locale=` gives the place
+ * fields' suggestions (JSON), `/assets/*` the script, Leaflet and its style sheet. `svc_cmkt` and
+ * `utm_*` are accepted on every page, left out of the API's query, of the page's links and of its
+ * canonical address, and counted per campaign. Other requests fall through (`next`).
  */
 export const websiteRouter = (options: WebsiteOptions): express.Router => {
   const router = express.Router()
@@ -325,7 +334,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       return
     }
     const trip = TRIP_PAGE.exec(path)
-    if (trip === null && !SEARCH_PAGE.test(path)) {
+    if (trip === null && !SEARCH_PAGE.test(path) && !HOME_PAGE.test(path)) {
       next()
       return
     }
@@ -357,14 +366,16 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       }) + "\n"
     )
     const canonical = canonicalOf(path, raw)
-    const head: PageHead = {
+    // Leaflet is loaded by the pages that have a map only.
+    const headWith = (map: boolean): PageHead => ({
       canonical,
       extra: appLinkTags(apps, canonical),
       inLocale: inLocaleOf(path, raw),
       description: t("search_title"),
-      styles: tiles === "off" ? [] : [assets.paths.leafletCss],
-      scripts: tiles === "off" ? [assets.paths.siteJs] : [assets.paths.leafletJs, assets.paths.siteJs]
-    }
+      styles: map ? [assets.paths.leafletCss] : [],
+      scripts: map ? [assets.paths.leafletJs, assets.paths.siteJs] : [assets.paths.siteJs]
+    })
+    const head = headWith(false)
     if (trip !== null) {
       if (reply.status !== 200) {
         // A traveller's page: what happened in their language, and a way on; no token, no status.
@@ -379,7 +390,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       const detail = bodyJson(reply)
       const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: t("pickup"), dropoff: t("dropoff") }, tiles)
       const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map)
-      send(res, 200, locale, layout(locale, t, page.title, page.content, head), csp)
+      send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
       return
     }
     // The search page keeps its form and what was typed, whatever the API answered.
@@ -395,7 +406,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       return
     }
     const page = searchPage(bodyJson(reply), params, locale, t, { notice, map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map")) })
-    send(res, 200, locale, layout(locale, t, page.title, page.content, head), csp)
+    send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(mapData !== undefined)), csp)
   })
 
   /** `GET /places/suggest?q=&locale=`: towns for a place field, as JSON (no key: the website's own). */

@@ -73,7 +73,7 @@ const languages = (current: LocaleCode, t: Translate, inLocale: (locale: LocaleC
 export const layout = (locale: LocaleCode, t: Translate, title: string, content: Html, head: PageHead = {}): string =>
   "<!doctype html>\n" +
   html`<html lang="${locale.split("_")[0]!}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · ${t("site_name")}</title>${head.canonical !== undefined ? html`<link rel="canonical" href="${head.canonical}">` : ""}${head.extra}${
+<title>${title} · ${t("site_name")}</title><link rel="icon" href="data:,">${head.canonical !== undefined ? html`<link rel="canonical" href="${head.canonical}">` : ""}${head.extra}${
     head.description !== undefined ? html`<meta name="description" content="${head.description}">` : ""
   }${(head.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}${(head.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}<style>${new Html(STYLE)}</style></head>
 <body><a class="skip" href="#content">${t("skip_to_content")}</a><header><a href="/search?locale=${locale}">${t("site_name")}</a><nav aria-label="${t("site_navigation")}"><ul><li><a href="/search?locale=${locale}">${t(
