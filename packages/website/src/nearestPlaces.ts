@@ -22,7 +22,7 @@ export const editDistance = (a: string, b: string, max: number): number => {
     prev2 = prev
     prev = row
   }
-  return prev[b.length]!
+  return Math.min(prev[b.length]!, max + 1)
 }
 
 // Normalized once per gazetteer: a misspelt name is compared with tens of thousands of towns.
