@@ -222,6 +222,55 @@ describe("the website, served by the API server over a small store", () => {
     expect(gone.text).not.toContain("trip.not_found")
   })
 
+  it("suggests towns for a place field at /places/suggest: name and country in the page's language, the locale's country first", async () => {
+    const res = await fetch(`${base}/places/suggest?q=${encodeURIComponent("lyo")}&locale=fr_FR`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8")
+    const { places } = (await res.json()) as { places: Array<Json> }
+    expect(places.length).toBeGreaterThan(1)
+    expect(places.length).toBeLessThanOrEqual(8)
+    for (const p of places) {
+      expect(p.name.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").startsWith("lyo")).toBe(true)
+      expect(p.label).toBe(`${p.name}, ${new Intl.DisplayNames(["fr-FR"], { type: "region" }).of(p.country_code)}`)
+      expect(p.value).toBe(p.label)
+    }
+    expect(places[0]).toMatchObject({ name: "Lyon", country_code: "FR", label: "Lyon, France" })
+    // A picked suggestion is a search the API answers.
+    expect((await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(places[0]!.value)}`)).status).toBe(200)
+    for (const bad of ["", "q=", `q=${"x".repeat(101)}`, "q=lyo&locale=xx_XX"]) {
+      const refused = await fetch(`${base}/places/suggest?${bad}`)
+      expect(refused.status, bad).toBe(400)
+      const body = (await refused.json()) as Json
+      expect(body.error["developper-message"], bad).toBe("parameter.invalid")
+      expect(body.error.code).toBe("400")
+    }
+  })
+
+  it("serves Leaflet and the site's script itself, gzipped and kept a year, and allows only the tiles' host beside its own", async () => {
+    const res = await fetch(`${base}/search?locale=en_GB&fn=Lyon`)
+    expect(res.headers.get("content-encoding")).toBe("gzip")
+    const csp = res.headers.get("content-security-policy")!
+    expect(csp).toContain("script-src 'self';")
+    expect(csp).toContain("img-src 'self' data: https://tile.openstreetmap.org;")
+    const text = await res.text()
+    const scripts = [...text.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]!)
+    expect(scripts).toEqual([expect.stringMatching(/^\/assets\/leaflet-[0-9a-f]{12}\.js$/), expect.stringMatching(/^\/assets\/site-[0-9a-f]{12}\.js$/)])
+    for (const src of scripts) {
+      const js = await fetch(`${base}${src}`)
+      expect(js.status).toBe(200)
+      expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
+      expect(js.headers.get("content-encoding")).toBe("gzip")
+      expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+      expect((await js.text()).length).toBeGreaterThan(1000)
+    }
+    // The home page has no map: no Leaflet.
+    const home = await page("/?locale=en_GB")
+    expect(home.status).toBe(200)
+    expect(home.text).toContain('<form method="get" action="/search" role="search">')
+    expect(home.text).not.toContain("/assets/leaflet-")
+    expect((await fetch(`${base}/assets/leaflet-000000000000.js`)).status).toBe(404)
+  })
+
   it("labels the page in the URL's locale, else in Accept-Language's", async () => {
     const fr = await page("/search?locale=fr_BE", { "accept-language": "de" })
     expect(fr.text).toContain('<html lang="fr">')
