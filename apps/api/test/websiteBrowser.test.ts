@@ -252,8 +252,8 @@ describe("the traveller's website in a real browser", () => {
     expect(data.road).toEqual(expected)
     expect(data.part).toEqual(expected)
     expect(data.stops.map((s: Json) => s.label), JSON.stringify(data.stops)).toEqual([
-      trip.waypoints[1]!.city,
       expect.stringMatching(new RegExp(`^Prise en charge: ${escapeRegExp(trip.waypoints[0]!.city)}`)),
+      trip.waypoints[1]!.city,
       expect.stringMatching(new RegExp(`^Dépose: ${escapeRegExp(trip.waypoints[2]!.city)}`))
     ])
     await tab.locator(".leaflet-tooltip").nth(2).waitFor()

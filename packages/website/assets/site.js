@@ -19,7 +19,7 @@
     if (d.road.length > 1) L.polyline(d.road, { color: "#7b8794", weight: 4, opacity: 0.9, className: "road" }).addTo(map)
     if (d.part.length > 1) L.polyline(d.part, { color: "#0b5cad", weight: 6, className: "part" }).addTo(map)
     d.road.concat(d.part).forEach(function (p) { bounds.extend(p) })
-    d.stops.forEach(function (s) {
+    d.stops.forEach(function (s, k) {
       var mine = s.role !== "stop"
       bounds.extend([s.lat, s.lon])
       L.circleMarker([s.lat, s.lon], {
@@ -30,12 +30,13 @@
         fillOpacity: 1,
         className: "stop stop-" + s.role
       })
-        // The passenger's ends to the right, other stops above: labels of neighbours overlap less.
-        .bindTooltip(s.label, { permanent: true, direction: mine ? "right" : "top", offset: mine ? [8, 0] : [0, -6], className: "label label-" + s.role })
+        // Above and below their points in turn, in road order: neighbours' labels stay apart.
+        .bindTooltip(s.label, { permanent: true, direction: k % 2 === 0 ? "top" : "bottom", offset: [0, k % 2 === 0 ? -8 : 8], className: "label label-" + s.role })
         .addTo(map)
     })
-    // Room on the right for the labels, which are drawn there.
-    if (bounds.isValid()) map.fitBounds(bounds, { paddingTopLeft: [30, 40], paddingBottomRight: [Math.min(220, box.clientWidth / 3), 30], maxZoom: 11 })
+    // Room around the points for the labels, which are centred on them.
+    var side = Math.min(120, box.clientWidth / 4)
+    if (bounds.isValid()) map.fitBounds(bounds, { padding: [side, 50], maxZoom: 11 })
     else map.setView([48, 10], 4)
     // The drawing stays in the page for readers without the map; it is no longer shown.
     var fallback = document.querySelector(".route-fallback")

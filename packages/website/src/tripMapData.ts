@@ -110,14 +110,16 @@ export const tripMapData = (
   const dropoff = trip.arrival_place as Json
   const a = nearestIndex(road, Number(pickup.latitude), Number(pickup.longitude), 0)
   const b = nearestIndex(road, Number(dropoff.latitude), Number(dropoff.longitude), a)
-  const mapStops: Array<MapStop> = []
-  for (const { lat, lon, s } of stops) {
-    // The passenger's ends are labelled from the trip's own places below.
-    if (s.departure_place === true || s.arrival_place === true) continue
-    mapStops.push({ name: String(s.city_name), lat, lon, role: "stop", label: String(s.city_name) })
-  }
-  mapStops.push({ name: placeName(pickup), lat: Number(pickup.latitude), lon: Number(pickup.longitude), role: "pickup", label: `${labels.pickup}: ${placeName(pickup)}` })
-  mapStops.push({ name: placeName(dropoff), lat: Number(dropoff.latitude), lon: Number(dropoff.longitude), role: "dropoff", label: `${labels.dropoff}: ${placeName(dropoff)}` })
+  // In road order; the passenger's ends are labelled from the trip's own places.
+  const ends = {
+    pickup: { name: placeName(pickup), lat: Number(pickup.latitude), lon: Number(pickup.longitude), role: "pickup", label: `${labels.pickup}: ${placeName(pickup)}` },
+    dropoff: { name: placeName(dropoff), lat: Number(dropoff.latitude), lon: Number(dropoff.longitude), role: "dropoff", label: `${labels.dropoff}: ${placeName(dropoff)}` }
+  } as const
+  const mapStops: Array<MapStop> = stops.map(({ lat, lon, s }) =>
+    s.departure_place === true ? ends.pickup : s.arrival_place === true ? ends.dropoff : { name: String(s.city_name), lat, lon, role: "stop", label: String(s.city_name) }
+  )
+  if (!mapStops.includes(ends.pickup)) mapStops.unshift(ends.pickup)
+  if (!mapStops.includes(ends.dropoff)) mapStops.push(ends.dropoff)
   return { tiles, road, part: road.slice(a, b + 1), stops: mapStops }
 }
 

@@ -85,8 +85,8 @@ describe("the driver's road", () => {
     expect(data.part).toEqual([[47.5, 3.5], [47.0, 4.0], [46.3, 4.83], [45.76, 4.84]])
     expect(data.stops.map((s) => [s.role, s.label])).toEqual([
       ["stop", "Paris"],
-      ["stop", "Mâcon"],
       ["pickup", "Pick-up: Auxerre · Aire de service"],
+      ["stop", "Mâcon"],
       ["dropoff", "Drop-off: Lyon"]
     ])
     // Without the stored trip: straight through the stop-overs.
