@@ -196,7 +196,10 @@ describe("the website in a real browser", () => {
       `/trip/${encodeURIComponent(tripId)}?locale=en_GB`,
       "/developers",
       "/developers/errors",
-      "/search?fn=Paris&seats=99"
+      "/search?fn=Paris&seats=99",
+      "/?locale=fr_FR",
+      "/search?locale=de_DE&fn=Marseile",
+      `/search?locale=en_GB&fn=${encodeURIComponent(city)}&comfort=2&experience=1`
     ]
     for (const path of paths) {
       await page.goto(`${base}${path}`)
