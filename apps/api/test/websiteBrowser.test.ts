@@ -240,7 +240,7 @@ describe("the traveller's website in a real browser", () => {
     // The page as the website renders it for this trip once the store keeps `path` (see the report).
     const t = translatorOf("fr_FR")
     const assets = new WebsiteAssets()
-    const map = tripMapData(detail, { waypoints: trip.waypoints, legs }, { pickup: t("pickup"), dropoff: t("dropoff") }, { url: TILES, attribution: "Test tiles" })
+    const map = tripMapData(detail, { waypoints: trip.waypoints, legs }, { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, { url: TILES, attribution: "Test tiles" })
     const page = tripPage(detail, [], "locale=fr_FR&cur=EUR", "fr_FR", t, map)
     const rendered = layout("fr_FR", t, page.title, page.content, { styles: [assets.paths.leafletCss], scripts: [assets.paths.leafletJs, assets.paths.siteJs] })
     const context = await contextWith({ viewport: { width: 1280, height: 900 } })
@@ -252,9 +252,9 @@ describe("the traveller's website in a real browser", () => {
     expect(data.road).toEqual(expected)
     expect(data.part).toEqual(expected)
     expect(data.stops.map((s: Json) => s.label), JSON.stringify(data.stops)).toEqual([
-      expect.stringMatching(new RegExp(`^Prise en charge: ${escapeRegExp(trip.waypoints[0]!.city)}`)),
+      expect.stringMatching(new RegExp(`^Prise en charge : ${escapeRegExp(trip.waypoints[0]!.city)}`)),
       trip.waypoints[1]!.city,
-      expect.stringMatching(new RegExp(`^Dépose: ${escapeRegExp(trip.waypoints[2]!.city)}`))
+      expect.stringMatching(new RegExp(`^Dépose : ${escapeRegExp(trip.waypoints[2]!.city)}`))
     ])
     await tab.locator(".leaflet-tooltip").nth(2).waitFor()
     expect(await tab.locator(".leaflet-tooltip").count()).toBe(3)

@@ -388,7 +388,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
         return
       }
       const detail = bodyJson(reply)
-      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: t("pickup"), dropoff: t("dropoff") }, tiles)
+      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, tiles)
       const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map)
       send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
       return

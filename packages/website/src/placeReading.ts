@@ -125,8 +125,8 @@ export const placeNotice = (reads: ReadonlyArray<PlaceRead>, params: SearchParam
 /** The search page's map: the places searched, labelled, and the line between them. */
 export const placesMapData = (from: End | undefined, to: End | undefined, tiles: MapTiles, t: Translate): MapData | undefined => {
   const stops: Array<MapStop> = []
-  if (from !== undefined) stops.push({ ...from, role: "from", label: `${t("from")}: ${from.name}` })
-  if (to !== undefined) stops.push({ ...to, role: "to", label: `${t("to")}: ${to.name}` })
+  if (from !== undefined) stops.push({ ...from, role: "from", label: t("labelled", { label: t("from"), value: from.name }) })
+  if (to !== undefined) stops.push({ ...to, role: "to", label: t("labelled", { label: t("to"), value: to.name }) })
   if (stops.length === 0) return undefined
   const line = from !== undefined && to !== undefined ? [[from.lat, from.lon] as const, [to.lat, to.lon] as const] : []
   return { tiles, road: line, part: line, stops }

@@ -161,7 +161,7 @@ const formatDay = (ymd: string, locale: LocaleCode): string =>
 export const activeFilters = (params: SearchParams, locale: LocaleCode, t: Translate): ReadonlyArray<ActiveFilter> => {
   const out: Array<ActiveFilter> = []
   const add = (name: string, label: MessageKey, value: string, names: ReadonlyArray<string>) =>
-    out.push({ name, text: `${t(label)}: ${value}`, remove: searchHref(params, { ...removing(names), page: undefined }) })
+    out.push({ name, text: t("labelled", { label: t(label), value }), remove: searchHref(params, { ...removing(names), page: undefined }) })
   const get = (n: string) => params.get(n)
   if (get("seats") !== undefined) add("seats", "facet_seats", String(get("seats")), ["seats"])
   if (get("db") !== undefined || get("de") !== undefined) {

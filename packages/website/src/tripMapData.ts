@@ -96,7 +96,8 @@ const nearestIndex = (road: ReadonlyArray<LatLon>, lat: number, lon: number, fro
 export const tripMapData = (
   trip: Json,
   stored: { readonly waypoints: ReadonlyArray<RoadWaypoint>; readonly legs: ReadonlyArray<RoadLeg> } | undefined,
-  labels: { readonly pickup: string; readonly dropoff: string },
+  /** The labels of this passenger's ends, from the place's name (`Pick-up: Lyon`). */
+  labels: { readonly pickup: (place: string) => string; readonly dropoff: (place: string) => string },
   tiles: MapTiles
 ): MapData => {
   const stops = (trip.stop_overs as ReadonlyArray<Json>).map((s) => ({ lat: Number(s.latitude), lon: Number(s.longitude), s }))
@@ -112,8 +113,8 @@ export const tripMapData = (
   const b = nearestIndex(road, Number(dropoff.latitude), Number(dropoff.longitude), a)
   // In road order; the passenger's ends are labelled from the trip's own places.
   const ends = {
-    pickup: { name: placeName(pickup), lat: Number(pickup.latitude), lon: Number(pickup.longitude), role: "pickup", label: `${labels.pickup}: ${placeName(pickup)}` },
-    dropoff: { name: placeName(dropoff), lat: Number(dropoff.latitude), lon: Number(dropoff.longitude), role: "dropoff", label: `${labels.dropoff}: ${placeName(dropoff)}` }
+    pickup: { name: placeName(pickup), lat: Number(pickup.latitude), lon: Number(pickup.longitude), role: "pickup", label: labels.pickup(placeName(pickup)) },
+    dropoff: { name: placeName(dropoff), lat: Number(dropoff.latitude), lon: Number(dropoff.longitude), role: "dropoff", label: labels.dropoff(placeName(dropoff)) }
   } as const
   const mapStops: Array<MapStop> = stops.map(({ lat, lon, s }) =>
     s.departure_place === true ? ends.pickup : s.arrival_place === true ? ends.dropoff : { name: String(s.city_name), lat, lon, role: "stop", label: String(s.city_name) }

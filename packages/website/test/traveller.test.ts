@@ -80,7 +80,7 @@ describe("the driver's road", () => {
         { city_name: "Lyon", latitude: 45.76, longitude: 4.84, arrival_place: true }
       ]
     }
-    const data = tripMapData(trip, { waypoints, legs: [{ path: path0 }, {}] }, { pickup: "Pick-up", dropoff: "Drop-off" }, OSM_TILES)
+    const data = tripMapData(trip, { waypoints, legs: [{ path: path0 }, {}] }, { pickup: (p) => `Pick-up: ${p}`, dropoff: (p) => `Drop-off: ${p}` }, OSM_TILES)
     expect(data.road).toEqual([[48.85, 2.35], [47.5, 3.5], [47.0, 4.0], [46.3, 4.83], [45.76, 4.84]])
     expect(data.part).toEqual([[47.5, 3.5], [47.0, 4.0], [46.3, 4.83], [45.76, 4.84]])
     expect(data.stops.map((s) => [s.role, s.label])).toEqual([
@@ -90,7 +90,7 @@ describe("the driver's road", () => {
       ["dropoff", "Drop-off: Lyon"]
     ])
     // Without the stored trip: straight through the stop-overs.
-    expect(tripMapData(trip, undefined, { pickup: "P", dropoff: "D" }, OSM_TILES).road).toEqual(trip.stop_overs.map((s: Json) => [s.latitude, s.longitude]))
+    expect(tripMapData(trip, undefined, { pickup: (p) => p, dropoff: (p) => p }, OSM_TILES).road).toEqual(trip.stop_overs.map((s: Json) => [s.latitude, s.longitude]))
   })
 })
 

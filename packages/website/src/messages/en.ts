@@ -111,7 +111,8 @@ export const en = {
   trip_not_found: "This ride is no longer offered: it was cancelled, or its address is wrong.",
   search_failed: "This search could not be run: check the fields and try again.",
   busy: "The service is busy: try again in a moment.",
-  suggestions: "Suggestions"
+  suggestions: "Suggestions",
+  labelled: "{label}: {value}"
 } as const
 
 export type MessageKey = keyof typeof en

@@ -95,5 +95,6 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Ce trajet n'est plus proposé : il a été annulé, ou son adresse est fausse.",
   search_failed: "Cette recherche n'a pas pu être faite : vérifiez les champs et réessayez.",
   busy: "Le service est très demandé : réessayez dans un instant.",
-  suggestions: "Suggestions"
+  suggestions: "Suggestions",
+  labelled: "{label} : {value}"
 }
