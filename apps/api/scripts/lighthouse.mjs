@@ -52,7 +52,8 @@ const server = await createServer({
 const { port } = await server.listen(0, "127.0.0.1")
 const base = `http://127.0.0.1:${port}`
 const pages = {
-  home: "/?locale=en_GB",
+  // The website's home page: the search form, which the header links to (`/` is the API's).
+  home: "/search?locale=en_GB",
   search: `/search?locale=en_GB&fn=${encodeURIComponent(town)}`,
   trip: `/trip/${encodeURIComponent(`${shown.id}_0_${shown.waypoints.length - 1}`)}?locale=en_GB`
 }

@@ -197,7 +197,7 @@ describe("the website in a real browser", () => {
       "/developers",
       "/developers/errors",
       "/search?fn=Paris&seats=99",
-      "/?locale=fr_FR",
+      "/search?locale=fr_FR",
       "/search?locale=de_DE&fn=Marseile",
       `/search?locale=en_GB&fn=${encodeURIComponent(city)}&comfort=2&experience=1`
     ]

@@ -264,7 +264,7 @@ describe("the website, served by the API server over a small store", () => {
       expect((await js.text()).length).toBeGreaterThan(1000)
     }
     // The home page has no map: no Leaflet.
-    const home = await page("/?locale=en_GB")
+    const home = await page("/search?locale=en_GB")
     expect(home.status).toBe(200)
     expect(home.text).toContain('<form method="get" action="/search" role="search">')
     expect(home.text).not.toContain("/assets/leaflet-")

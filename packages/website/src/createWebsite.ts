@@ -94,8 +94,6 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 const bodyJson = (reply: ApiReply): Json => JSON.parse(typeof reply.body === "string" ? reply.body : Buffer.from(reply.body).toString("utf8")) as Json
 
 const SEARCH_PAGE = /^\/search\/?$/
-// The home page is the search form.
-const HOME_PAGE = /^\/$/
 const SUGGEST = /^\/places\/suggest\/?$/
 const TRIP_PAGE = /^\/trip\/([^/]+)\/?$/
 const DEVELOPERS_PAGE = /^\/developers\/?$/
@@ -179,8 +177,8 @@ const localeOf = (req: Request): LocaleCode => {
 }
 
 /**
- * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`; `/` (the search
- * form), `/search` and `/trip/{permanent_id}`, answered from the API's own answer to the same
+ * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`; `/search` (without
+ * parameters, the home page: the form) and `/trip/{permanent_id}`, answered from the API's own answer to the same
  * parameters (`readApiRequest` + `answerReadRequest`, without key or quota): a page shows the API's
  * trips in the API's order. A request the API refuses is a page for travellers with the API's
  * status, in the page's language, the form kept and, for a place it does not know, the nearest
@@ -334,7 +332,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       return
     }
     const trip = TRIP_PAGE.exec(path)
-    if (trip === null && !SEARCH_PAGE.test(path) && !HOME_PAGE.test(path)) {
+    if (trip === null && !SEARCH_PAGE.test(path)) {
       next()
       return
     }
