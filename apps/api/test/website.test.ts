@@ -254,8 +254,12 @@ describe("the website, served by the API server over a small store", () => {
     expect(csp).toContain("img-src 'self' data: https://tile.openstreetmap.org;")
     const text = await res.text()
     const scripts = [...text.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]!)
-    expect(scripts).toEqual([expect.stringMatching(/^\/assets\/leaflet-[0-9a-f]{12}\.js$/), expect.stringMatching(/^\/assets\/site-[0-9a-f]{12}\.js$/)])
-    for (const src of scripts) {
+    expect(scripts).toEqual([expect.stringMatching(/^\/assets\/site-[0-9a-f]{12}\.js$/)])
+    // Leaflet, which the site's script loads when the map comes near the screen.
+    const leaflet = /<div id="map"[^>]* data-leaflet="([^"]+)"/.exec(text)![1]!
+    expect(leaflet).toMatch(/^\/assets\/leaflet-[0-9a-f]{12}\.js$/)
+    expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/leaflet-[0-9a-f]{12}\.css">/)
+    for (const src of [...scripts, leaflet]) {
       const js = await fetch(`${base}${src}`)
       expect(js.status).toBe(200)
       expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
@@ -268,6 +272,7 @@ describe("the website, served by the API server over a small store", () => {
     expect(home.status).toBe(200)
     expect(home.text).toContain('<form method="get" action="/search" role="search">')
     expect(home.text).not.toContain("/assets/leaflet-")
+    expect(home.text).not.toContain('id="map"')
     expect((await fetch(`${base}/assets/leaflet-000000000000.js`)).status).toBe(404)
   })
 

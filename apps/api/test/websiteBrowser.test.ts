@@ -213,7 +213,9 @@ describe("the traveller's website in a real browser", () => {
     expect(labels.some((l: string) => l.startsWith(`Pick-up: ${trip.waypoints[1]!.city}`))).toBe(true)
     expect(labels.some((l: string) => l.startsWith(`Drop-off: ${trip.waypoints[n]!.city}`))).toBe(true)
     expect(data.stops.length).toBe(trip.waypoints.length)
-    // Leaflet drew them: the road, the passenger's part, a label per stop; the SVG is put away.
+    // Leaflet drew them once the map came into view: the road, the passenger's part, a label per
+    // stop; the SVG is put away.
+    await page.locator("#map").scrollIntoViewIfNeeded()
     await page.locator(".leaflet-tooltip").nth(labels.length - 1).waitFor()
     expect((await page.locator(".leaflet-tooltip").allTextContents()).sort()).toEqual([...labels].sort())
     expect(await page.locator("path.road").count()).toBe(1)
@@ -246,8 +248,8 @@ describe("the traveller's website in a real browser", () => {
     const t = translatorOf("fr_FR")
     const assets = new WebsiteAssets()
     const map = tripMapData(detail, { waypoints: trip.waypoints, legs }, { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, { url: TILES, attribution: "Test tiles" })
-    const page = tripPage(detail, [], "locale=fr_FR&cur=EUR", "fr_FR", t, map)
-    const rendered = layout("fr_FR", t, page.title, page.content, { styles: [assets.paths.leafletCss], scripts: [assets.paths.leafletJs, assets.paths.siteJs] })
+    const page = tripPage(detail, [], "locale=fr_FR&cur=EUR", "fr_FR", t, { data: map, leaflet: assets.paths.leafletJs })
+    const rendered = layout("fr_FR", t, page.title, page.content, { styles: [assets.paths.leafletCss], scripts: [assets.paths.siteJs] })
     const context = await contextWith({ viewport: { width: 1280, height: 900 } })
     await context.route(`${base}/road-test`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: rendered }))
     const tab = await context.newPage()
@@ -261,6 +263,7 @@ describe("the traveller's website in a real browser", () => {
       trip.waypoints[1]!.city,
       expect.stringMatching(new RegExp(`^Dépose : ${escapeRegExp(trip.waypoints[2]!.city)}`))
     ])
+    await tab.locator("#map").scrollIntoViewIfNeeded()
     await tab.locator(".leaflet-tooltip").nth(2).waitFor()
     expect(await tab.locator(".leaflet-tooltip").count()).toBe(3)
     // The drawn road goes through the bends: more vertices than the three waypoints.

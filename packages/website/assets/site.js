@@ -1,16 +1,42 @@
 // The website's one script, a progressive enhancement: every page works without it (forms submit,
 // filters are links, the route is an SVG drawing). With it: the map (Leaflet) replaces the SVG,
 // place fields suggest towns as one types, and on a phone the filters open from a button.
+// Leaflet is loaded when the map comes near the screen: a phone that never scrolls to it neither
+// downloads nor runs it.
 "use strict"
 ;(function () {
   // The map: its data is the page's `#map-data` JSON (the road, the stops and their labels).
   function showMap() {
     var data = document.getElementById("map-data")
     var box = document.getElementById("map")
-    if (data === null || box === null || typeof window.L === "undefined") return
-    var d = JSON.parse(data.textContent)
-    var L = window.L
+    if (data === null || box === null) return
+    // The box takes the drawing's place at once, so that nothing moves when the map is drawn.
+    var fallback = document.querySelector(".route-fallback")
     box.hidden = false
+    if (fallback !== null) fallback.hidden = true
+    function load() {
+      var script = document.createElement("script")
+      script.src = box.getAttribute("data-leaflet")
+      script.onload = function () { draw(JSON.parse(data.textContent)) }
+      // Without Leaflet, the drawing again.
+      script.onerror = function () {
+        box.hidden = true
+        if (fallback !== null) fallback.hidden = false
+      }
+      document.head.appendChild(script)
+    }
+    if (typeof IntersectionObserver === "undefined") return load()
+    var seen = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (e) { return e.isIntersecting })) return
+      seen.disconnect()
+      load()
+    }, { rootMargin: "200px" })
+    seen.observe(box)
+  }
+
+  function draw(d) {
+    var box = document.getElementById("map")
+    var L = window.L
     var map = L.map(box, { scrollWheelZoom: false, attributionControl: true })
     map.attributionControl.setPrefix(false)
     // Tiles of the next zoom on high-density screens, so that the map is as sharp as the text.
@@ -38,9 +64,6 @@
     var side = Math.min(120, box.clientWidth / 4)
     if (bounds.isValid()) map.fitBounds(bounds, { padding: [side, 50], maxZoom: 11 })
     else map.setView([48, 10], 4)
-    // The drawing stays in the page for readers without the map; it is no longer shown.
-    var fallback = document.querySelector(".route-fallback")
-    if (fallback !== null) fallback.hidden = true
   }
 
   // Place fields: a list of towns (name, country) under the field, from `/places/suggest`.

@@ -364,14 +364,15 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       }) + "\n"
     )
     const canonical = canonicalOf(path, raw)
-    // Leaflet is loaded by the pages that have a map only.
+    // Leaflet's style sheet is in the pages that have a map only.
     const headWith = (map: boolean): PageHead => ({
       canonical,
       extra: appLinkTags(apps, canonical),
       inLocale: inLocaleOf(path, raw),
       description: t("search_title"),
       styles: map ? [assets.paths.leafletCss] : [],
-      scripts: map ? [assets.paths.leafletJs, assets.paths.siteJs] : [assets.paths.siteJs]
+      // Leaflet itself is loaded by the site's script when the map comes near the screen.
+      scripts: [assets.paths.siteJs]
     })
     const head = headWith(false)
     if (trip !== null) {
@@ -387,7 +388,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       }
       const detail = bodyJson(reply)
       const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, tiles)
-      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map)
+      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map === undefined ? undefined : { data: map, leaflet: assets.paths.leafletJs })
       send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
       return
     }
@@ -403,7 +404,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       send(res, reply.status, locale, layout(locale, t, t("search_title"), content, head), csp)
       return
     }
-    const page = searchPage(bodyJson(reply), params, locale, t, { notice, map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map")) })
+    const page = searchPage(bodyJson(reply), params, locale, t, { notice, map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs) })
     send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(mapData !== undefined)), csp)
   })
 

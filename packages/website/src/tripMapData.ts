@@ -125,11 +125,12 @@ export const tripMapData = (
 }
 
 /**
- * The map's box and its data. The box stays hidden until the script draws in it, so that a page
- * without the script (or without a map) shows the SVG drawing alone.
+ * The map's box and its data; `leaflet` is the address the script loads Leaflet from. The box
+ * stays hidden until the script shows it, so that a page without the script (or without a map)
+ * shows the SVG drawing alone.
  */
-export const mapBlock = (data: MapData, title: string): Html =>
+export const mapBlock = (data: MapData, title: string, leaflet: string): Html =>
   // `<` is escaped so that no name can close the script element.
-  html`<div id="map" class="map" role="region" aria-label="${title}" hidden></div><script type="application/json" id="map-data">${new Html(
+  html`<div id="map" class="map" role="region" aria-label="${title}" data-leaflet="${leaflet}" hidden></div><script type="application/json" id="map-data">${new Html(
     JSON.stringify(data).replace(/</g, "\\u003c")
   )}</script>`

@@ -32,8 +32,8 @@ export const tripPage = (
   query: string,
   locale: LocaleCode,
   t: Translate,
-  /** The map's data (none: the SVG drawing alone). */
-  map?: MapData | undefined
+  /** The map's data and where Leaflet is (none: the SVG drawing alone). */
+  map?: { readonly data: MapData; readonly leaflet: string } | undefined
 ): { readonly title: string; readonly content: Html } => {
   const stops = trip.stop_overs as ReadonlyArray<Json>
   const plan = trip.trip_plan as ReadonlyArray<Json>
@@ -57,7 +57,7 @@ ${trip.is_passed === true ? html`<p class="passed">${t("trip_passed")}</p>` : ""
         s.address !== undefined ? html`, ${s.address}` : ""
       }${k === from ? html` (${t("departure")}, ${t("searched_part")})` : k === to ? html` (${t("arrival")})` : ""}</li>`
     })}</ol>
-${map !== undefined ? mapBlock(map, t("route_map")) : ""}<figure class="route-fallback">${routeSvg(
+${map !== undefined ? mapBlock(map.data, t("route_map"), map.leaflet) : ""}<figure class="route-fallback">${routeSvg(
       stops.map((s) => ({ city: String(s.city_name), lat: Number(s.latitude), lon: Number(s.longitude) })),
       from,
       to,
