@@ -6,7 +6,7 @@
 // when a page misses a target: accessibility, best practices >= 95, SEO >= 90, performance >= 90,
 // JavaScript <= 300 KB.
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -94,6 +94,9 @@ const rows = []
 try {
   for (const [name, path] of Object.entries(pages)) {
     const report = await audit(`${base}${path}`)
+    // `--save DIR` keeps each page's whole report (`DIR/{page}.json`) for a closer look.
+    const save = process.argv.indexOf("--save")
+    if (save !== -1 && process.argv[save + 1] !== undefined) writeFileSync(join(process.argv[save + 1], `${name}.json`), JSON.stringify(report))
     const scores = Object.fromEntries(Object.keys(TARGETS).map((c) => [c, Math.round(report.categories[c].score * 100)]))
     const requests = report.audits["network-requests"]?.details?.items ?? []
     const jsBytes = requests.filter((r) => r.resourceType === "Script").reduce((sum, r) => sum + (r.transferSize ?? 0), 0)

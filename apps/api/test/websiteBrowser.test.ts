@@ -221,7 +221,7 @@ describe("the traveller's website in a real browser", () => {
     expect(await page.locator("path.road").count()).toBe(1)
     expect(await page.locator("path.part").count()).toBe(1)
     expect(await page.locator(".route-fallback").isHidden()).toBe(true)
-    expect(await page.locator(".leaflet-control-attribution").textContent()).toContain("Test tiles")
+    await page.locator(".leaflet-control-attribution", { hasText: "Test tiles" }).waitFor()
 
     // Without the script, the SVG drawing is the route.
     const bare = await browser.newContext({ javaScriptEnabled: false })

@@ -34,36 +34,42 @@
     seen.observe(box)
   }
 
+  // Drawn in three short tasks (view, road and stops, then tiles) rather than one long one, so
+  // that a slow phone stays responsive while the map is built.
   function draw(d) {
     var box = document.getElementById("map")
     var L = window.L
     var map = L.map(box, { scrollWheelZoom: false, attributionControl: true })
     map.attributionControl.setPrefix(false)
-    // Tiles of the next zoom on high-density screens, so that the map is as sharp as the text.
-    L.tileLayer(d.tiles.url, { attribution: d.tiles.attribution, maxZoom: 18, detectRetina: true }).addTo(map)
     var bounds = L.latLngBounds([])
-    if (d.road.length > 1) L.polyline(d.road, { color: "#7b8794", weight: 4, opacity: 0.9, className: "road" }).addTo(map)
-    if (d.part.length > 1) L.polyline(d.part, { color: "#0b5cad", weight: 6, className: "part" }).addTo(map)
     d.road.concat(d.part).forEach(function (p) { bounds.extend(p) })
-    d.stops.forEach(function (s, k) {
-      var mine = s.role !== "stop"
-      bounds.extend([s.lat, s.lon])
-      L.circleMarker([s.lat, s.lon], {
-        radius: mine ? 8 : 5,
-        color: "#fff",
-        weight: 2,
-        fillColor: mine ? "#0b5cad" : "#52606d",
-        fillOpacity: 1,
-        className: "stop stop-" + s.role
-      })
-        // Above and below their points in turn, in road order: neighbours' labels stay apart.
-        .bindTooltip(s.label, { permanent: true, direction: k % 2 === 0 ? "top" : "bottom", offset: [0, k % 2 === 0 ? -8 : 8], className: "label label-" + s.role })
-        .addTo(map)
-    })
+    d.stops.forEach(function (s) { bounds.extend([s.lat, s.lon]) })
     // Room around the points for the labels, which are centred on them.
     var side = Math.min(120, box.clientWidth / 4)
     if (bounds.isValid()) map.fitBounds(bounds, { padding: [side, 50], maxZoom: 11 })
     else map.setView([48, 10], 4)
+    setTimeout(function () {
+      if (d.road.length > 1) L.polyline(d.road, { color: "#7b8794", weight: 4, opacity: 0.9, className: "road" }).addTo(map)
+      if (d.part.length > 1) L.polyline(d.part, { color: "#0b5cad", weight: 6, className: "part" }).addTo(map)
+      d.stops.forEach(function (s, k) {
+        var mine = s.role !== "stop"
+        L.circleMarker([s.lat, s.lon], {
+          radius: mine ? 8 : 5,
+          color: "#fff",
+          weight: 2,
+          fillColor: mine ? "#0b5cad" : "#52606d",
+          fillOpacity: 1,
+          className: "stop stop-" + s.role
+        })
+          // Above and below their points in turn, in road order: neighbours' labels stay apart.
+          .bindTooltip(s.label, { permanent: true, direction: k % 2 === 0 ? "top" : "bottom", offset: [0, k % 2 === 0 ? -8 : 8], className: "label label-" + s.role })
+          .addTo(map)
+      })
+      setTimeout(function () {
+        // Tiles of the next zoom on high-density screens, so that the map is as sharp as the text.
+        L.tileLayer(d.tiles.url, { attribution: d.tiles.attribution, maxZoom: 18, detectRetina: true }).addTo(map)
+      }, 0)
+    }, 0)
   }
 
   // Place fields: a list of towns (name, country) under the field, from `/places/suggest`.
