@@ -69,7 +69,12 @@ try {
       const res = await page.goto(`${base}${path}`)
       if (res?.status() !== (name === "misspelt" ? 404 : 200)) throw new Error(`${path} answered ${res?.status()}`)
       if (name === "filters" && width === "phone") await page.locator(".filters-button").click()
-      // The map's tiles and labels drawn.
+      // The map is drawn once it nears the screen: brought into view, then the page's top again.
+      if ((await page.locator("#map").count()) > 0) {
+        await page.locator("#map").scrollIntoViewIfNeeded()
+        await page.locator(".leaflet-tooltip").first().waitFor()
+        await page.evaluate(() => window.scrollTo(0, 0))
+      }
       await page.waitForLoadState("networkidle")
       const file = join(out, `${name}-${width}.png`)
       // The page from its top, cut at two screens or so: the rest repeats what is shown.
