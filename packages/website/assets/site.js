@@ -81,6 +81,9 @@
     var active = -1
     var items = []
     function close() {
+      // An answer still on its way is dropped: a list closed stays closed until one types again.
+      clearTimeout(timer)
+      asked = ""
       list.hidden = true
       list.innerHTML = ""
       input.setAttribute("aria-expanded", "false")
