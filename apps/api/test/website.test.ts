@@ -212,6 +212,12 @@ describe("the website, served by the API server over a small store", () => {
       expect(main, query).toContain(query.startsWith("locale=fr_FR") ? "vérifiez les champs" : "check the fields")
       expect(main, query).toContain('<input id="fn" name="fn" type="text" value="Paris"')
     }
+    // The website's own filters, read as strictly.
+    for (const query of ["fn=Paris&experience=9", "fn=Paris&comfort=0", "fn=Paris&comfort=two"]) {
+      const refused = await page(`/search?locale=en_GB&${query}`)
+      expect(refused.status, query).toBe(400)
+      expect(refused.text, query).toContain("check the fields")
+    }
     const badId = await page("/trip/%ZZ")
     expect(badId.status).toBe(400)
     expect(badId.text).not.toContain("malformed percent-encoding")

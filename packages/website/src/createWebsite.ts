@@ -28,7 +28,7 @@ import { countryName, placeNotice, placesMapData, readPlaces } from "./placeRead
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
 import { tripPage } from "./tripPage.js"
 import { mapBlock, type MapTiles, OSM_TILES, tripMapData } from "./tripMapData.js"
-import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
+import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFiltersValid, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
 import { WebsiteAssets } from "./websiteAssets.js"
 import { developersPage, errorsPage } from "./developersPage.js"
 
@@ -348,7 +348,13 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       ...[...safeParams(raw)].filter(([name, value]) => WEBSITE_FILTERS.has(name) && value !== "")
     ])
     const filtered = trip === null && [...WEBSITE_FILTERS].some((name) => params.has(name))
-    const reply = filtered ? await askFiltered(res, query, params) : await ask(res, apiPath, query)
+    // A website filter it cannot read is refused as the API refuses a parameter (a 400).
+    const reply: ApiReply | undefined =
+      filtered && !websiteFiltersValid(params)
+        ? { status: 400, headers: {}, body: JSON.stringify({ error: { code: "400", "developper-message": "parameter.invalid", message: "experience must be 0 to 4, comfort 1 to 4" } }) }
+        : filtered
+          ? await askFiltered(res, query, params)
+          : await ask(res, apiPath, query)
     if (reply === undefined) return
     // The search the page ran, as the API's query log records a request (the replay tool reads it
     // so), with the page and campaign it came from.

@@ -15,6 +15,10 @@ export interface WebsiteFilterValues {
   readonly comfort?: number | undefined
 }
 
+/** Whether the query's website filters are all readable (`experience` 0..4, `comfort` 1..4). */
+export const websiteFiltersValid = (params: ReadonlyMap<string, string>): boolean =>
+  (!params.has("experience") || /^[0-4]$/.test(params.get("experience")!)) && (!params.has("comfort") || /^[1-4]$/.test(params.get("comfort")!))
+
 export const websiteFilterValues = (params: ReadonlyMap<string, string>): WebsiteFilterValues => {
   const e = params.get("experience")
   const c = params.get("comfort")
