@@ -130,7 +130,8 @@ describe("the traveller's website in a real browser", () => {
     await page.goto(`${base}/search?locale=en_GB`)
     const from = page.getByLabel("From", { exact: true })
     expect(await from.getAttribute("placeholder")).not.toContain("|")
-    await from.pressSequentially(city.slice(0, 4), { delay: 30 })
+    // All but the last letter: the town is then among the few suggested, whatever its size.
+    await from.pressSequentially(city.length > 4 ? city.slice(0, -1) : city, { delay: 30 })
     const options = page.locator("#fn-suggestions li[role=option]")
     await options.first().waitFor()
     const texts = await options.allTextContents()

@@ -140,19 +140,20 @@ describe("nearest names", () => {
 })
 
 describe("the place suggester (stop-gap prefix search)", () => {
-  it("gives the towns whose name starts with the text, the locale's country first, then the largest, as a scan would", () => {
+  it("gives the towns whose name starts with the text, the largest first (the locale's country's counted ten times), as a scan would", () => {
     const rnd = random(5)
     const names = ["Paris", "Parma", "Pará", "Pärnu", "Lyon", "Lyons", "Łódź", "Lodz", "Par"]
     const countries = ["FR", "IT", "PL", "GB", "EE"]
-    const cities = Array.from({ length: 300 }, (_, i) =>
-      city(i + 1, names[Math.floor(rnd() * names.length)]!, countries[Math.floor(rnd() * countries.length)]!, 0, 0, 1000 + Math.floor(rnd() * 1e6))
-    )
+    const cities = Array.from({ length: 300 }, (_, i) => ({
+      ...city(i + 1, names[Math.floor(rnd() * names.length)]!, countries[Math.floor(rnd() * countries.length)]!, 0, 0, 1000 + Math.floor(rnd() * 1e6)),
+      featureCode: rnd() < 0.1 ? "PPLX" : "PPL"
+    }))
     const suggester = new GazetteerPrefixSuggester(new Gazetteer(cities))
     for (const [q, locale] of [["par", "fr_FR"], ["PÄR", "it_IT"], ["lod", "pl_PL"], ["ly", "en_GB"], ["x", "fr_FR"], ["", "fr_FR"]] as const) {
       const country = locale.slice(-2)
       const expected = cities
-        .filter((c) => normalizeName(q) !== "" && normalizeName(c.name).startsWith(normalizeName(q)))
-        .sort((a, b) => Number(b.country === country) - Number(a.country === country) || b.population - a.population || a.id - b.id)
+        .filter((c) => c.featureCode !== "PPLX" && normalizeName(q) !== "" && normalizeName(c.name).startsWith(normalizeName(q)))
+        .sort((a, b) => b.population * (b.country === country ? 10 : 1) - a.population * (a.country === country ? 10 : 1) || a.id - b.id)
         .slice(0, 10)
         .map((c) => c.id)
       expect(suggester.suggest(q, locale).map((s) => s.id), q).toEqual(expected)
