@@ -1,6 +1,8 @@
-// Writes the README's screenshots of the website (docs/screenshots/*.png): a search page and a
-// trip page, at desktop and at phone width, taken in headless Chromium from a server over a small
-// generated store. `npm run docs:screenshots` (which installs Chromium first when it is missing).
+// Writes the README's screenshots of the website (docs/screenshots/*.png): a search page, a
+// trip page, a search with its filters open, and a misspelt town, at desktop and at phone width,
+// taken in headless Chromium from a server over a small generated store. The map's tiles come
+// from a local stub (a pale grid): the pictures show the road, the stops and their labels.
+// `npm run docs:screenshots` (which installs Chromium first when it is missing).
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -9,6 +11,8 @@ import { chromium } from "playwright-core"
 import { feedLines } from "@tripsearch/dataset"
 import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { createServer } from "../dist/createServer.js"
+import { DEFAULT_MAP_TILES } from "../dist/config.js"
+import { startTileStub } from "./tileStub.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const out = resolve(here, "../../../docs/screenshots")
@@ -33,8 +37,18 @@ const shown = trips.find(
   (t) => (t.status ?? "active") === "active" && t.waypoints.length >= 4 && (t.questions ?? []).some((q) => q.answer) && (t.messaging_status ?? "public") === "public"
 )
 
+const tiles = await startTileStub()
 const server = await createServer({
-  config: { dbPath, publicBaseUrl: "http://localhost:3000", websiteBaseUrl: "http://localhost:3000", queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+  config: {
+    dbPath,
+    publicBaseUrl: "http://localhost:3000",
+    websiteBaseUrl: "http://localhost:3000",
+    queryLogPath: undefined,
+    productionDailyLimit: undefined,
+    matcherThreads: 1,
+    metrics: false,
+    mapTiles: { url: tiles.url, attribution: DEFAULT_MAP_TILES.attribution }
+  },
   logger: { info: () => {}, error: () => {} }
 })
 const { port } = await server.listen(0, "127.0.0.1")
@@ -44,14 +58,24 @@ try {
   mkdirSync(out, { recursive: true })
   const pages = {
     search: `/search?locale=en_GB&fn=${encodeURIComponent(town)}&limit=5`,
-    trip: `/trip/${encodeURIComponent(`${shown.id}_1_${shown.waypoints.length - 1}`)}?locale=en_GB`
+    trip: `/trip/${encodeURIComponent(`${shown.id}_1_${shown.waypoints.length - 1}`)}?locale=en_GB`,
+    filters: `/search?locale=fr_FR&fn=${encodeURIComponent(town)}&limit=5&comfort=3`,
+    misspelt: `/search?locale=de_DE&fn=${encodeURIComponent(`${town.slice(0, -1)}${town.slice(-1) === "e" ? "a" : "e"}`)}`
   }
   for (const [name, path] of Object.entries(pages)) {
     for (const [width, viewport] of Object.entries(WIDTHS)) {
       const context = await browser.newContext({ viewport, isMobile: width === "phone", deviceScaleFactor: 1 })
       const page = await context.newPage()
       const res = await page.goto(`${base}${path}`)
-      if (res?.status() !== 200) throw new Error(`${path} answered ${res?.status()}`)
+      if (res?.status() !== (name === "misspelt" ? 404 : 200)) throw new Error(`${path} answered ${res?.status()}`)
+      if (name === "filters" && width === "phone") await page.locator(".filters-button").click()
+      // The map is drawn once it nears the screen: brought into view, then the page's top again.
+      if ((await page.locator("#map").count()) > 0) {
+        await page.locator("#map").scrollIntoViewIfNeeded()
+        await page.locator(".leaflet-tooltip").first().waitFor()
+        await page.evaluate(() => window.scrollTo(0, 0))
+      }
+      await page.waitForLoadState("networkidle")
       const file = join(out, `${name}-${width}.png`)
       // The page from its top, cut at two screens or so: the rest repeats what is shown.
       const height = await page.evaluate(() => document.documentElement.scrollHeight)
@@ -63,5 +87,6 @@ try {
 } finally {
   await browser.close()
   await server.close()
+  await tiles.close()
   rmSync(dir, { recursive: true, force: true })
 }

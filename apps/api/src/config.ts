@@ -73,7 +73,20 @@ export interface ApiConfig {
    * `/.well-known` files answer 404.
    */
   readonly appLinks: AppLinksConfig
+  /**
+   * `MAP_TILES_URL`: the website's map tiles, an `http(s)` URL template with `{z}`, `{x}` and `{y}`;
+   * default OpenStreetMap's standard tiles (`https://tile.openstreetmap.org/{z}/{x}/{y}.png`); `off`:
+   * no map, the pages draw the route as an SVG alone. `MAP_TILES_ATTRIBUTION`: the credit shown on
+   * the map (HTML), default OpenStreetMap's.
+   */
+  readonly mapTiles: { readonly url: string; readonly attribution: string } | "off"
 }
+
+/** OpenStreetMap's standard tiles and the credit their licence asks for. */
+export const DEFAULT_MAP_TILES = {
+  url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+  attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
+} as const
 
 /** The apps the website's pages and `/.well-known` files name. */
 export interface AppLinksConfig {
@@ -166,6 +179,7 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : postgres ? undefined : `${db}.index`
 
   const appLinks = appLinksOf(env, problems)
+  const mapTiles = mapTilesOf(env, problems)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -184,8 +198,28 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     metrics: metricsRaw !== "off",
     corsOrigins,
     indexSnapshotPath,
-    appLinks
+    appLinks,
+    mapTiles
   }
+}
+
+/** `MAP_TILES_URL` and `MAP_TILES_ATTRIBUTION`. */
+const mapTilesOf = (env: Env, problems: Array<string>): ApiConfig["mapTiles"] => {
+  const url = trimmed(env, "MAP_TILES_URL")
+  const attribution = trimmed(env, "MAP_TILES_ATTRIBUTION") ?? DEFAULT_MAP_TILES.attribution
+  if (url === undefined) return { url: DEFAULT_MAP_TILES.url, attribution }
+  if (url.toLowerCase() === "off") return "off"
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url.replace(/\{[zxys]\}/g, "0"))
+  } catch {
+    parsed = undefined
+  }
+  if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || !["{z}", "{x}", "{y}"].every((p) => url.includes(p))) {
+    problems.push(`MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, or off, got "${url}"`)
+    return { url: DEFAULT_MAP_TILES.url, attribution }
+  }
+  return { url, attribution }
 }
 
 const ANDROID_PACKAGE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/

@@ -131,9 +131,9 @@ export interface ApiServer {
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "db" | "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks"> &
+  readonly config: Omit<ApiConfig, "db" | "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks" | "mapTiles"> &
     StoreLocation &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks">>
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks" | "mapTiles">>
   readonly logger?: RequestLogger
 }
 
@@ -204,7 +204,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     useCases,
     metricsRegistry: metrics?.registry,
     queryLog: queryLines,
-    appLinks: config.appLinks
+    appLinks: config.appLinks,
+    mapTiles: config.mapTiles
   })
   // Searches are answered by the API's listener itself, refusals first; the rest by Express.
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))

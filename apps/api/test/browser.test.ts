@@ -69,7 +69,17 @@ describe("the website in a real browser", () => {
     base = `http://127.0.0.1:${port}`
     const [server, launched] = await Promise.all([
       createServer({
-        config: { dbPath, publicBaseUrl: base, websiteBaseUrl: base, queryLogPath: undefined, productionDailyLimit: undefined, matcherThreads: 1, metrics: false },
+        config: {
+          dbPath,
+          publicBaseUrl: base,
+          websiteBaseUrl: base,
+          queryLogPath: undefined,
+          productionDailyLimit: undefined,
+          matcherThreads: 1,
+          metrics: false,
+          // Nothing listens there: the map draws its road and labels without tiles.
+          mapTiles: { url: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png", attribution: "Test tiles" }
+        },
         logger: { info: () => {}, error: () => {} }
       }),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
@@ -122,6 +132,11 @@ describe("the website in a real browser", () => {
     const page = await context.newPage()
     await page.goto(`${base}/search?locale=en_GB`)
     await page.getByLabel("From", { exact: true }).fill(city)
+    // The town's suggestions open under the field (over the button below it): closed as a
+    // keyboard user would, to search for the text as typed.
+    await page.locator("#fn-suggestions li").first().waitFor()
+    await page.keyboard.press("Escape")
+    expect(await page.locator("#fn-suggestions").isHidden()).toBe(true)
     await Promise.all([page.waitForURL(/\/search\?.*fn=/), page.getByRole("button", { name: "Search" }).click()])
     const found = await shownIds(page)
     expect(found.length).toBe(10)
@@ -186,7 +201,10 @@ describe("the website in a real browser", () => {
       `/trip/${encodeURIComponent(tripId)}?locale=en_GB`,
       "/developers",
       "/developers/errors",
-      "/search?fn=Paris&seats=99"
+      "/search?fn=Paris&seats=99",
+      "/search?locale=fr_FR",
+      "/search?locale=de_DE&fn=Marseile",
+      `/search?locale=en_GB&fn=${encodeURIComponent(city)}&comfort=2&experience=1`
     ]
     for (const path of paths) {
       await page.goto(`${base}${path}`)

@@ -1,6 +1,6 @@
 import { resolve } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ConfigError, loadConfig, REPO_ROOT } from "../src/config.js"
+import { ConfigError, DEFAULT_MAP_TILES, loadConfig, REPO_ROOT } from "../src/config.js"
 
 describe("loadConfig", () => {
   it("has defaults for every variable, paths under the repository root", () => {
@@ -21,7 +21,8 @@ describe("loadConfig", () => {
       metrics: true,
       corsOrigins: "*",
       indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index"),
-      appLinks: {}
+      appLinks: {},
+      mapTiles: DEFAULT_MAP_TILES
     })
     expect(resolve(REPO_ROOT, "apps/api/src/config.ts")).toBe(resolve(import.meta.dirname, "../src/config.ts"))
   })
@@ -101,6 +102,17 @@ describe("loadConfig", () => {
     for (const bad of ["https://app.example.com/path", "app.example.com", "ftp://x.example", "https://x.example:443", ",", "https://a.example, *"]) {
       expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/)
     }
+  })
+
+  it("reads MAP_TILES_URL: a URL template with {z}, {x} and {y}, off, or OpenStreetMap's by default", () => {
+    expect(DEFAULT_MAP_TILES.url).toBe("https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+    expect(loadConfig({ MAP_TILES_URL: "http://127.0.0.1:9/t/{z}/{x}/{y}.png", MAP_TILES_ATTRIBUTION: "Local" }).mapTiles).toEqual({
+      url: "http://127.0.0.1:9/t/{z}/{x}/{y}.png",
+      attribution: "Local"
+    })
+    expect(loadConfig({ MAP_TILES_URL: "OFF" }).mapTiles).toBe("off")
+    expect(() => loadConfig({ MAP_TILES_URL: "https://tiles.example.com/{z}/{x}.png" })).toThrow(/MAP_TILES_URL must be an http\(s\) URL template/)
+    expect(() => loadConfig({ MAP_TILES_URL: "ftp://tiles.example.com/{z}/{x}/{y}.png" })).toThrow(/MAP_TILES_URL/)
   })
 
   it("turns the query log off with an empty value or off", () => {

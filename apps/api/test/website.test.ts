@@ -171,12 +171,19 @@ describe("the website, served by the API server over a small store", () => {
     expect(part.text).toContain(`href="/trip/${encodeURIComponent(long.id)}?`)
   })
 
+  /** The page's script elements: only the site's own files, and the map's JSON data, which is not run. */
+  const scriptsOf = (text: string): Array<string> => [...text.matchAll(/<script[^>]*>/g)].map((m) => m[0])
+  const OWN_SCRIPT = /^<script (defer src="\/assets\/[a-z]+-[0-9a-f]{12}\.js"|type="application\/json" id="map-data")>$/
+
   it("shows markup from the data and from the query as text", async () => {
     const marked = trips.find((t) => t.waypoints[1]?.city === NAUGHTY)!
     const trip = await page(`/trip/${encodeURIComponent(marked.id)}`)
     expect(trip.status).toBe(200)
-    expect(trip.text).not.toContain("<script")
+    expect(scriptsOf(trip.text).every((tag) => OWN_SCRIPT.test(tag)), scriptsOf(trip.text).join(" ")).toBe(true)
     expect(trip.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;")
+    // In the map's JSON, the name cannot close the element.
+    const data = /<script type="application\/json" id="map-data">([^<]*)<\/script>/.exec(trip.text)![1]!
+    expect(JSON.stringify(JSON.parse(data))).toContain(`<script>alert(\\"x\\")</script>`)
 
     const name = `${NAUGHTY}"><img src=x>`
     const query = `locale=en_GB&cur=GBP&fn=${encodeURIComponent(name)}&tn=Lyon`
@@ -184,12 +191,13 @@ describe("the website, served by the API server over a small store", () => {
     const fromSite = await page(`/search?${query}`)
     expect(fromSite.status).toBe(fromApi.status)
     expect(fromSite.status).toBe(404)
-    expect(fromSite.text).not.toContain("<script")
+    expect(scriptsOf(fromSite.text).every((tag) => OWN_SCRIPT.test(tag))).toBe(true)
     expect(fromSite.text).not.toContain("<img")
-    expect(unescape(/<p class="message">([^<]*)<\/p>/.exec(fromSite.text)![1]!)).toBe(fromApi.body.error.message)
+    // The form keeps what was typed, as text.
+    expect(unescape(/<input id="fn" name="fn" type="text" value="([^"]*)"/.exec(fromSite.text)![1]!)).toBe(name)
   })
 
-  it("answers a bad parameter with the API's message and status, in a page", async () => {
+  it("answers a refused search with the form kept and words for travellers: no token, no status code", async () => {
     for (const query of ["locale=en_GB&cur=GBP&fn=Paris&tn=Lyon&seats=99", "locale=fr_FR&cur=GBP&fn=Paris", "locale=xx_XX&fn=Paris", "fn=Paris&hb=9&he=3", "fn=Paris&tn=%ZZ"]) {
       const fromSite = await page(`/search?${query}`, { "accept-language": "en" })
       expect(fromSite.status, query).toBe(400)
@@ -197,12 +205,81 @@ describe("the website, served by the API server over a small store", () => {
       const withLocale = /(^|&)locale=/.test(query) ? query : `${query}&locale=en_GB&cur=GBP`
       const fromApi = await apiJson(withLocale)
       expect(fromApi.status, query).toBe(400)
-      expect(unescape(/<p class="message">([^<]*)<\/p>/.exec(fromSite.text)![1]!), query).toBe(fromApi.body.error.message)
+      const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(fromSite.text)![1]!
+      expect(main, query).not.toContain(String(fromApi.body.error["developper-message"]))
+      expect(main, query).not.toContain("400")
+      expect(main, query).not.toContain(String(fromApi.body.error.message))
+      expect(main, query).toContain(query.startsWith("locale=fr_FR") ? "vérifiez les champs" : "check the fields")
+      expect(main, query).toContain('<input id="fn" name="fn" type="text" value="Paris"')
+    }
+    // The website's own filters, read as strictly.
+    for (const query of ["fn=Paris&experience=9", "fn=Paris&comfort=0", "fn=Paris&comfort=two"]) {
+      const refused = await page(`/search?locale=en_GB&${query}`)
+      expect(refused.status, query).toBe(400)
+      expect(refused.text, query).toContain("check the fields")
     }
     const badId = await page("/trip/%ZZ")
     expect(badId.status).toBe(400)
-    expect(badId.text).toContain("id: malformed percent-encoding in the path")
-    expect((await page("/trip/no-such-trip")).status).toBe(404)
+    expect(badId.text).not.toContain("malformed percent-encoding")
+    expect(badId.text).toContain("check the fields")
+    const gone = await page("/trip/no-such-trip?locale=de_DE")
+    expect(gone.status).toBe(404)
+    expect(gone.text).toContain("Diese Fahrt wird nicht mehr angeboten")
+    expect(gone.text).not.toContain("trip.not_found")
+  })
+
+  it("suggests towns for a place field at /places/suggest: name and country in the page's language, the locale's country first", async () => {
+    const res = await fetch(`${base}/places/suggest?q=${encodeURIComponent("lyo")}&locale=fr_FR`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8")
+    const { places } = (await res.json()) as { places: Array<Json> }
+    expect(places.length).toBeGreaterThan(1)
+    expect(places.length).toBeLessThanOrEqual(8)
+    for (const p of places) {
+      expect(p.name.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").startsWith("lyo")).toBe(true)
+      expect(p.label).toBe(`${p.name}, ${new Intl.DisplayNames(["fr-FR"], { type: "region" }).of(p.country_code)}`)
+      expect(p.value).toBe(p.label)
+    }
+    expect(places[0]).toMatchObject({ name: "Lyon", country_code: "FR", label: "Lyon, France" })
+    // A picked suggestion is a search the API answers.
+    expect((await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(places[0]!.value)}`)).status).toBe(200)
+    for (const bad of ["", "q=", `q=${"x".repeat(101)}`, "q=lyo&locale=xx_XX"]) {
+      const refused = await fetch(`${base}/places/suggest?${bad}`)
+      expect(refused.status, bad).toBe(400)
+      const body = (await refused.json()) as Json
+      expect(body.error["developper-message"], bad).toBe("parameter.invalid")
+      expect(body.error.code).toBe("400")
+    }
+  })
+
+  it("serves Leaflet and the site's script itself, gzipped and kept a year, and allows only the tiles' host beside its own", async () => {
+    const res = await fetch(`${base}/search?locale=en_GB&fn=Lyon`)
+    expect(res.headers.get("content-encoding")).toBe("gzip")
+    const csp = res.headers.get("content-security-policy")!
+    expect(csp).toContain("script-src 'self';")
+    expect(csp).toContain("img-src 'self' data: https://tile.openstreetmap.org;")
+    const text = await res.text()
+    const scripts = [...text.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]!)
+    expect(scripts).toEqual([expect.stringMatching(/^\/assets\/site-[0-9a-f]{12}\.js$/)])
+    // Leaflet, which the site's script loads when the map comes near the screen.
+    const leaflet = /<div id="map"[^>]* data-leaflet="([^"]+)"/.exec(text)![1]!
+    expect(leaflet).toMatch(/^\/assets\/leaflet-[0-9a-f]{12}\.js$/)
+    expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/leaflet-[0-9a-f]{12}\.css">/)
+    for (const src of [...scripts, leaflet]) {
+      const js = await fetch(`${base}${src}`)
+      expect(js.status).toBe(200)
+      expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8")
+      expect(js.headers.get("content-encoding")).toBe("gzip")
+      expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+      expect((await js.text()).length).toBeGreaterThan(1000)
+    }
+    // The home page has no map: no Leaflet.
+    const home = await page("/search?locale=en_GB")
+    expect(home.status).toBe(200)
+    expect(home.text).toContain('<form method="get" action="/search" role="search">')
+    expect(home.text).not.toContain("/assets/leaflet-")
+    expect(home.text).not.toContain('id="map"')
+    expect((await fetch(`${base}/assets/leaflet-000000000000.js`)).status).toBe(404)
   })
 
   it("labels the page in the URL's locale, else in Accept-Language's", async () => {

@@ -1,9 +1,13 @@
+import { gzipSync } from "node:zlib"
 import express, { type Express, type Request, type Response } from "express"
-import type { ManagedRuntime } from "effect"
-import { isLocaleCode, LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
+import { Effect, type ManagedRuntime, Option } from "effect"
+import { isLocaleCode, LOCALE_TABLE, type LocaleCode, TripStore } from "@tripsearch/core"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import {
   type ApiReply,
   answerReadRequest,
+  errorBody,
+  supportLinkOf,
   type LineSink,
   parseQuery,
   readApiRequest,
@@ -18,8 +22,14 @@ import { html } from "./html.js"
 import { layout, type PageHead } from "./layout.js"
 import { translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
-import { searchPage } from "./searchPage.js"
+import { GazetteerPrefixSuggester } from "./GazetteerPrefixSuggester.js"
+import type { PlaceSuggester } from "./PlaceSuggester.js"
+import { countryName, placeNotice, placesMapData, readPlaces } from "./placeReading.js"
+import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
 import { tripPage } from "./tripPage.js"
+import { mapBlock, type MapTiles, OSM_TILES, tripMapData } from "./tripMapData.js"
+import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFiltersValid, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
+import { WebsiteAssets } from "./websiteAssets.js"
 import { developersPage, errorsPage } from "./developersPage.js"
 
 export interface WebsiteOptions {
@@ -35,6 +45,12 @@ export interface WebsiteOptions {
   readonly queryLog?: LineSink | undefined
   /** The mobile apps that open the pages' links (app link tags, `/.well-known` files); none by default. */
   readonly appLinks?: AppLinks | undefined
+  /** The maps' tiles (`MAP_TILES_URL`); OpenStreetMap's by default; `off`: no map, the SVG drawing alone. */
+  readonly mapTiles?: MapTiles | "off" | undefined
+  /** The place fields' suggestions; by default a prefix search over the process's gazetteer. */
+  readonly placeSuggester?: PlaceSuggester | undefined
+  /** The towns the pages read names against (what was understood, nearest names); the process's one by default. */
+  readonly gazetteer?: Gazetteer | undefined
 }
 
 // Parameters of the API that shape its answer, not the search; `key` is never the website's.
@@ -56,7 +72,7 @@ const nameOf = (part: string): string => {
 const apiQuery = (rawQuery: string, locale: LocaleCode): string => {
   const parts = rawQuery.split("&").filter((part) => {
     const eq = part.indexOf("=")
-    return eq > 0 && eq < part.length - 1 && !NOT_SEARCH.has(nameOf(part)) && !isTrackingParameter(nameOf(part))
+    return eq > 0 && eq < part.length - 1 && !NOT_SEARCH.has(nameOf(part)) && !WEBSITE_FILTERS.has(nameOf(part)) && !isTrackingParameter(nameOf(part))
   })
   const names = new Set(parts.map(nameOf))
   if (!names.has("locale")) parts.push(`locale=${locale}`)
@@ -78,6 +94,7 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 const bodyJson = (reply: ApiReply): Json => JSON.parse(typeof reply.body === "string" ? reply.body : Buffer.from(reply.body).toString("utf8")) as Json
 
 const SEARCH_PAGE = /^\/search\/?$/
+const SUGGEST = /^\/places\/suggest\/?$/
 const TRIP_PAGE = /^\/trip\/([^/]+)\/?$/
 const DEVELOPERS_PAGE = /^\/developers\/?$/
 const ERRORS_PAGE = /^\/developers\/errors\/?$/
@@ -85,43 +102,61 @@ const ERRORS_PAGE = /^\/developers\/errors\/?$/
 const ASSET_LINKS = "/.well-known/assetlinks.json"
 const APPLE_ASSOCIATION = "/.well-known/apple-app-site-association"
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+/**
+ * No inline script: the site's script and Leaflet come from `/assets`, the map's data is a JSON
+ * block (not run); images from the tile server's origin.
+ */
+const cspOf = (tiles: MapTiles | "off"): string => {
+  let tileOrigin = ""
+  if (tiles !== "off") {
+    try {
+      tileOrigin = ` ${new URL(tiles.url.replace(/\{[a-z]\}/g, "0")).origin}`
+    } catch {
+      tileOrigin = ""
+    }
+  }
+  return `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${tileOrigin}; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`
+}
 
-const send = (res: Response, status: number, locale: LocaleCode, page: string): void => {
+/** Pages are sent gzipped to a browser that takes it: a search page is a third of its size so. */
+const send = (res: Response, status: number, locale: LocaleCode, page: string, csp: string): void => {
+  const gzip = /\bgzip\b/.test(res.req.get("accept-encoding") ?? "")
   res
     .status(status)
     .set({
+      ...(gzip ? { "Content-Encoding": "gzip" } : {}),
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": status === 200 ? "private, max-age=600" : "no-store",
-      "Content-Security-Policy": CSP,
+      "Content-Security-Policy": csp,
       "X-Content-Type-Options": "nosniff",
       "X-Frame-Options": "DENY",
       "Referrer-Policy": "no-referrer",
       "Content-Language": LOCALE_TABLE[locale].bcp47,
-      Vary: "Accept-Language"
+      Vary: "Accept-Language, Accept-Encoding"
     })
-    .send(page)
+    .send(gzip ? gzipSync(page, { level: 6 }) : page)
 }
 
-/** The API's Error object as a page, with the API's status, token and message. */
-const errorPage = (res: Response, reply: ApiReply, locale: LocaleCode, t: Translate): void => {
-  let error: Json
+/** The API's token of an error answer (none when the body is not the Error object). */
+const tokenOf = (reply: ApiReply): string | undefined => {
   try {
-    error = bodyJson(reply).error as Json
+    return String((bodyJson(reply).error as Json)["developper-message"])
   } catch {
-    error = { "developper-message": "service.error", message: "" }
+    return undefined
   }
-  send(
-    res,
-    reply.status,
-    locale,
-    layout(
-      locale,
-      t,
-      t("error_title"),
-      html`<h1>${t("error_title")}</h1><section class="error"><p class="message">${error.message}</p><p><code>${error["developper-message"]}</code> (${reply.status})</p></section><p><a href="/search?locale=${locale}">${t("back_to_search")}</a></p>`
-    )
-  )
+}
+
+/** What a traveller is told of a refusal, in the page's language: no token, no status code. */
+const travellerMessage = (reply: ApiReply, t: Translate): string =>
+  reply.status === 503 || reply.status === 429 ? t("busy") : tokenOf(reply) === "trip.not_found" ? t("trip_not_found") : t("search_failed")
+
+/** The query's parameters, the last of each name; none when it cannot be read. */
+const safeParams = (raw: string): Map<string, string> => {
+  try {
+    return new Map(new URLSearchParams(raw))
+  } catch {
+    return new Map()
+  }
 }
 
 const rawQueryOf = (req: Request): string => {
@@ -142,19 +177,31 @@ const localeOf = (req: Request): LocaleCode => {
 }
 
 /**
- * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`, and `/search` and
- * `/trip/{permanent_id}`, answered from
- * the API's own answer to the same parameters (`readApiRequest` + `answerReadRequest`, without
- * key or quota): a page shows the API's trips in the API's order, and a request the API refuses
- * is a page with the API's status and message. `svc_cmkt` and `utm_*` are accepted on every page,
- * left out of the API's query, of the page's links and of its canonical address, and counted per
- * campaign. Other requests fall through (`next`).
+ * The website's routes (`GET` and `HEAD`): `/developers` and `/developers/errors`; `/search` (without
+ * parameters, the home page: the form) and `/trip/{permanent_id}`, answered from the API's own answer to the same
+ * parameters (`readApiRequest` + `answerReadRequest`, without key or quota): a page shows the API's
+ * trips in the API's order. A request the API refuses is a page for travellers with the API's
+ * status, in the page's language, the form kept and, for a place it does not know, the nearest
+ * names (no token, no status code: those are the `/developers` pages'). `experience` and `comfort`
+ * are the website's own filters over the API's answer. `/places/suggest?q=&locale=` gives the place
+ * fields' suggestions (JSON), `/assets/*` the script, Leaflet and its style sheet. `svc_cmkt` and
+ * `utm_*` are accepted on every page, left out of the API's query, of the page's links and of its
+ * canonical address, and counted per campaign. Other requests fall through (`next`).
  */
 export const websiteRouter = (options: WebsiteOptions): express.Router => {
   const router = express.Router()
   const answerOptions = { apiBaseUrl: options.apiBaseUrl, websiteBaseUrl: options.websiteBaseUrl, useCases: options.useCases }
   const campaigns = new CampaignCounter(options.metricsRegistry)
   const apps = options.appLinks ?? {}
+  const assets = new WebsiteAssets()
+  const tiles = options.mapTiles ?? OSM_TILES
+  const csp = cspOf(tiles)
+  // The process's gazetteer (the API's resolver holds the same one), taken on first use.
+  let gazetteer = options.gazetteer
+  const gazetteerOf = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
+  let suggester = options.placeSuggester
+  const suggesterOf = (): PlaceSuggester => (suggester ??= new GazetteerPrefixSuggester(gazetteerOf()))
+  const supportLink = supportLinkOf({ websiteBaseUrl: options.websiteBaseUrl })
 
   /** The page's address on the website, without tracking parameters, `key` or blank fields. */
   const canonicalOf = (path: string, raw: string): string => {
@@ -191,10 +238,8 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     return campaign === undefined ? undefined : campaigns.count(campaign, page)
   }
 
-  const answer = async (req: Request, res: Response, apiPath: string): Promise<{ reply: ApiReply; locale: LocaleCode; t: Translate; query: string } | undefined> => {
-    const raw = rawQueryOf(req)
-    const locale = localeOf(req)
-    const query = apiQuery(raw, locale)
+  /** The API's answer to `apiPath?query`, or none when the reader went away first. */
+  const ask = async (res: Response, apiPath: string, query: string): Promise<ApiReply | undefined> => {
     const read = readApiRequest({ method: "GET", url: `${apiPath}?${query}`, headers: {} })
     const abort = new AbortController()
     const onClose = () => {
@@ -203,8 +248,49 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     res.on("close", onClose)
     const reply = await answerReadRequest(options.runtime, read, answerOptions, { signal: abort.signal })
     res.off("close", onClose)
-    if (abort.signal.aborted) return undefined
-    return { reply, locale, t: translatorOf(locale), query }
+    return abort.signal.aborted ? undefined : reply
+  }
+
+  /**
+   * The search with the website's own filters (`experience`, `comfort`): the API's pages of 100
+   * rides, up to `WEBSITE_FILTER_PAGES`, filtered here (the drivers' experience read from the store).
+   */
+  const askFiltered = async (res: Response, query: string, params: SearchParams): Promise<ApiReply | undefined> => {
+    const base = query.split("&").filter((part) => nameOf(part) !== "limit" && nameOf(part) !== "page")
+    const pageOf = (n: number) => [...base, "limit=100", `page=${n}`].join("&")
+    const first = await ask(res, "/api/v2/trips", pageOf(1))
+    if (first === undefined || first.status !== 200) return first
+    const answers = [bodyJson(first)]
+    const pages = Math.min(WEBSITE_FILTER_PAGES, Number(answers[0]!.pager?.pages ?? 1))
+    for (let n = 2; n <= pages; n++) {
+      const next = await ask(res, "/api/v2/trips", pageOf(n))
+      if (next === undefined) return undefined
+      if (next.status !== 200) break
+      answers.push(bodyJson(next))
+    }
+    const ids = [...new Set(answers.flatMap((a) => (a.trips as ReadonlyArray<Json>).map((trip) => tripIdOf(String(trip.permanent_id)))))]
+    const stored = await options.runtime.runPromise(Effect.flatMap(TripStore, (store) => store.getTrips(ids)))
+    const experienceOf = new Map([...stored].map(([id, s]) => [id, Number(s.trip.driver.experience)]))
+    const asked = (name: string, fallback: number, max: number) => {
+      const v = Number(params.get(name))
+      return Number.isSafeInteger(v) && v >= 1 && v <= max ? v : fallback
+    }
+    const body = websiteFiltered(answers, experienceOf, websiteFilterValues(params), asked("page", 1, 10_000), asked("limit", 10, 100))
+    return { ...first, body: JSON.stringify(body) }
+  }
+
+  /** The stored trip's waypoints and legs, for the driver's road on the map (none when not found). */
+  const storedRoad = async (detail: Json) => {
+    const id = tripIdOf(String(detail.main_permanent_id ?? detail.permanent_id ?? ""))
+    try {
+      const found = await options.runtime.runPromise(Effect.flatMap(TripStore, (store) => store.getTrip(id)))
+      if (Option.isNone(found)) return undefined
+      // `path` is read loosely: a store whose feed has no roads gives legs without it.
+      const trip = found.value.trip as unknown as { waypoints: ReadonlyArray<{ lat: number; lon: number }>; legs: ReadonlyArray<{ path?: unknown }> }
+      return { waypoints: trip.waypoints, legs: trip.legs.map((l) => ({ path: typeof l.path === "string" ? l.path : undefined })) }
+    } catch {
+      return undefined
+    }
   }
 
   /** The trip's public questions and answers, as the API's `threads` answer lists them. */
@@ -226,7 +312,9 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       res.status(200).set({ "Content-Type": "application/json", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" }).send(JSON.stringify(wellKnown))
       return
     }
+    if (assets.serve(path, req, res)) return
     const raw = rawQueryOf(req)
+    if (SUGGEST.test(path)) return suggest(req, res, raw)
     if (DEVELOPERS_PAGE.test(path) || ERRORS_PAGE.test(path)) {
       const errors = ERRORS_PAGE.test(path)
       countCampaign(raw, errors ? "errors" : "developers")
@@ -234,7 +322,13 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       const t = translatorOf(locale)
       const page = errors ? errorsPage(t) : developersPage(options.apiBaseUrl, t)
       const pagePath = errors ? "/developers/errors" : "/developers"
-      send(res, 200, locale, layout(locale, t, page.title, page.content, { canonical: canonicalOf(pagePath, raw), inLocale: inLocaleOf(pagePath, raw) }))
+      send(
+        res,
+        200,
+        locale,
+        layout(locale, t, page.title, page.content, { canonical: canonicalOf(pagePath, raw), inLocale: inLocaleOf(pagePath, raw) }),
+        csp
+      )
       return
     }
     const trip = TRIP_PAGE.exec(path)
@@ -245,9 +339,23 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     const startedAt = performance.now()
     const campaign = countCampaign(raw, trip === null ? "search" : "trip")
     const apiPath = trip === null ? "/api/v2/trips" : `/api/v2/trips/${trip[1]!}`
-    const answered = await answer(req, res, apiPath)
-    if (answered === undefined) return
-    const { reply, locale, t, query } = answered
+    const locale = localeOf(req)
+    const t = translatorOf(locale)
+    const query = apiQuery(raw, locale)
+    // The page's parameters: the API's, with the website's own filters.
+    const params: SearchParams = new Map([
+      ...new URLSearchParams(query),
+      ...[...safeParams(raw)].filter(([name, value]) => WEBSITE_FILTERS.has(name) && value !== "")
+    ])
+    const filtered = trip === null && [...WEBSITE_FILTERS].some((name) => params.has(name))
+    // A website filter it cannot read is refused as the API refuses a parameter (a 400).
+    const reply: ApiReply | undefined =
+      filtered && !websiteFiltersValid(params)
+        ? { status: 400, headers: {}, body: JSON.stringify({ error: { code: "400", "developper-message": "parameter.invalid", message: "experience must be 0 to 4, comfort 1 to 4" } }) }
+        : filtered
+          ? await askFiltered(res, query, params)
+          : await ask(res, apiPath, query)
+    if (reply === undefined) return
     // The search the page ran, as the API's query log records a request (the replay tool reads it
     // so), with the page and campaign it came from.
     options.queryLog?.write(
@@ -261,15 +369,81 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
         ...(campaign !== undefined ? { campaign } : {})
       }) + "\n"
     )
-    if (reply.status !== 200) return errorPage(res, reply, locale, t)
-    const page =
-      trip === null
-        ? searchPage(bodyJson(reply), new Map([...new URLSearchParams(query)]), locale, t)
-        : tripPage(bodyJson(reply), await threadsOf(trip[1]!, query), query, locale, t)
     const canonical = canonicalOf(path, raw)
-    const head: PageHead = { canonical, extra: appLinkTags(apps, canonical), inLocale: inLocaleOf(path, raw) }
-    send(res, 200, locale, layout(locale, t, page.title, page.content, head))
+    // Leaflet's style sheet is in the pages that have a map only.
+    const headWith = (map: boolean): PageHead => ({
+      canonical,
+      extra: appLinkTags(apps, canonical),
+      inLocale: inLocaleOf(path, raw),
+      description: t("search_title"),
+      styles: map ? [assets.paths.leafletCss] : [],
+      // Leaflet itself is loaded by the site's script when the map comes near the screen.
+      scripts: [assets.paths.siteJs]
+    })
+    const head = headWith(false)
+    if (trip !== null) {
+      if (reply.status !== 200) {
+        // A traveller's page: what happened in their language, and a way on; no token, no status.
+        const content = html`<h1>${t("error_title")}</h1><section class="error"><p class="message">${travellerMessage(reply, t)}</p></section>${searchForm(
+          new Map([["locale", locale]]),
+          locale,
+          t
+        )}`
+        send(res, reply.status, locale, layout(locale, t, t("error_title"), content, head), csp)
+        return
+      }
+      const detail = bodyJson(reply)
+      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, tiles)
+      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map === undefined ? undefined : { data: map, leaflet: assets.paths.leafletJs })
+      send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
+      return
+    }
+    // The search page keeps its form and what was typed, whatever the API answered.
+    const places = readPlaces(gazetteerOf(), params, locale)
+    const notice = placeNotice(places.reads, params, locale, t)
+    const mapData = tiles === "off" ? undefined : placesMapData(places.from, places.to, tiles, t)
+    if (reply.status !== 200) {
+      const unknownPlace = tokenOf(reply) === "place.not_found" && places.reads.some((r) => r.city === undefined)
+      const content = html`<h1>${t("search_title")}</h1>${searchForm(params, locale, t)}${
+        unknownPlace ? notice : html`<section class="notice" role="status"><p>${travellerMessage(reply, t)}</p></section>`
+      }`
+      send(res, reply.status, locale, layout(locale, t, t("search_title"), content, head), csp)
+      return
+    }
+    const page = searchPage(bodyJson(reply), params, locale, t, { notice, map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs) })
+    send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(mapData !== undefined)), csp)
   })
+
+  /** `GET /places/suggest?q=&locale=`: towns for a place field, as JSON (no key: the website's own). */
+  const suggest = (req: Request, res: Response, raw: string): void => {
+    const params = safeParams(raw)
+    const q = params.get("q") ?? ""
+    const locale = localeOf(req)
+    const refuse = (message: string) => {
+      res
+        .status(400)
+        .set({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" })
+        .send(JSON.stringify(errorBody({ status: 400, token: "parameter.invalid", message }, supportLink("parameter.invalid"))))
+    }
+    if (params.has("locale") && !isLocaleCode(params.get("locale")!)) return refuse(`locale must be one of the locale table's codes, got "${params.get("locale")}"`)
+    if (q.trim() === "" || q.length > 100) return refuse("q must be 1 to 100 characters of a place's name")
+    const places = suggesterOf()
+      .suggest(q, locale, 8)
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        country_code: p.countryCode,
+        country: countryName(p.countryCode, locale),
+        label: `${p.name}, ${countryName(p.countryCode, locale)}`,
+        value: `${p.name}, ${countryName(p.countryCode, locale)}`,
+        latitude: p.lat,
+        longitude: p.lon
+      }))
+    res
+      .status(200)
+      .set({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff", Vary: "Accept-Language" })
+      .send(JSON.stringify({ places }))
+  }
 
   return router
 }

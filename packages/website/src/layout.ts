@@ -15,7 +15,23 @@ ol.trips{list-style:none;padding:0}ol.trips>li{border:1px solid #cbd2d9;border-r
 .facets{display:flex;flex-wrap:wrap;gap:1rem}.facets ul{list-style:none;padding:0;margin:0}.facets h3{margin:.3rem 0;font-size:1rem}
 .top-trips ul{padding-left:1.2rem}
 @media (min-width:48rem){.results{display:grid;grid-template-columns:13rem 1fr;gap:1.5rem}.filters{grid-column:1;grid-row:1}.list{grid-column:2}.facets{flex-direction:column}}
-.selected{font-weight:bold}.searched{font-weight:bold;color:#0b5cad}.error{border-left:4px solid #c81e1e;padding-left:1rem}
+.selected{font-weight:bold}.facet a[aria-pressed=true]::after{content:" ✕"}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.place{display:flex;flex-direction:column;font-size:.9rem;position:relative}.place input{font-size:1rem}
+.suggestions{position:absolute;top:100%;left:0;right:0;z-index:1000;margin:0;padding:0;list-style:none;background:#fff;border:1px solid #7b8794;border-radius:0 0 .3rem .3rem;box-shadow:0 4px 10px #0003}
+.suggestions li{padding:.45rem .5rem;cursor:pointer;font-size:1rem}.suggestions li[aria-selected=true],.suggestions li:hover{background:#e1effe}
+ol.trips>li.full{background:#f0f2f4;color:#52606d;border-style:dashed}ol.trips>li.full a{color:#3e4c59}
+.badge{display:inline-block;background:#52606d;color:#fff;border-radius:.3rem;padding:0 .4rem;font-size:.9rem;font-weight:bold}
+.active-filters ul{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;padding:0;margin:.3rem 0}.active-filters li{background:#e1effe;border-radius:1rem;padding:.2rem .7rem}
+.active-filters h2{font-size:1rem;margin:.5rem 0 0}.active-filters p{margin:.2rem 0}
+.filters-button{display:none}
+@media (max-width:47.99rem){.filters-button{display:inline-block;margin:.5rem 0;padding:.5rem 1rem;border:1px solid #0b5cad;border-radius:.3rem;text-decoration:none;font-weight:bold}
+.results{display:flex;flex-direction:column}.filters-button{order:0;align-self:flex-start}.filters{order:1;display:none;border:1px solid #cbd2d9;border-radius:.4rem;padding:0 .6rem}.list{order:2}
+.filters.open,.filters:target{display:block}}
+.notice{border-left:4px solid #c2410c;padding:.2rem 1rem;margin:1rem 0;background:#fff7ed}.notice ul{margin:.3rem 0}
+.map{height:22rem;max-height:60vh;margin:1rem 0;border:1px solid #cbd2d9;border-radius:.4rem}
+.places-map .map{height:13rem}
+.leaflet-tooltip.label{font:600 13px/1.3 system-ui,sans-serif;padding:2px 6px}.leaflet-tooltip.label-pickup,.leaflet-tooltip.label-dropoff,.leaflet-tooltip.label-from,.leaflet-tooltip.label-to{background:#0b5cad;color:#fff;border-color:#0b5cad}.searched{font-weight:bold;color:#0b5cad}.error{border-left:4px solid #c81e1e;padding-left:1rem}
 nav.pages a,nav.pages span{display:inline-block;margin-right:.5rem;min-width:1.5rem;padding:.2rem 0}svg.route{max-width:100%;height:auto}
 .qa dt{font-weight:bold;margin-top:.6rem}.qa dd{margin-left:1rem}
 .table{overflow-x:auto}table{border-collapse:collapse;font-size:.9rem}th,td{border:1px solid #cbd2d9;padding:.2rem .4rem;text-align:left;vertical-align:top}
@@ -29,6 +45,11 @@ export interface PageHead {
   readonly canonical?: string | undefined
   /** Further elements of the head (the app links). */
   readonly extra?: Html | undefined
+  /** Style sheets and scripts the page loads (deferred), by address. */
+  readonly styles?: ReadonlyArray<string> | undefined
+  readonly scripts?: ReadonlyArray<string> | undefined
+  /** The page's description for search engines. */
+  readonly description?: string | undefined
   /** The same page in another locale (none: no language list). */
   readonly inLocale?: ((locale: LocaleCode) => string) | undefined
 }
@@ -52,7 +73,9 @@ const languages = (current: LocaleCode, t: Translate, inLocale: (locale: LocaleC
 export const layout = (locale: LocaleCode, t: Translate, title: string, content: Html, head: PageHead = {}): string =>
   "<!doctype html>\n" +
   html`<html lang="${locale.split("_")[0]!}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · ${t("site_name")}</title>${head.canonical !== undefined ? html`<link rel="canonical" href="${head.canonical}">` : ""}${head.extra}<style>${new Html(STYLE)}</style></head>
+<title>${title} · ${t("site_name")}</title><link rel="icon" href="data:,">${head.canonical !== undefined ? html`<link rel="canonical" href="${head.canonical}">` : ""}${head.extra}${
+    head.description !== undefined ? html`<meta name="description" content="${head.description}">` : ""
+  }${(head.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}">`)}${(head.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}<style>${new Html(STYLE)}</style></head>
 <body><a class="skip" href="#content">${t("skip_to_content")}</a><header><a href="/search?locale=${locale}">${t("site_name")}</a><nav aria-label="${t("site_navigation")}"><ul><li><a href="/search?locale=${locale}">${t(
     "search_title"
   )}</a></li><li><a href="/developers?locale=${locale}">${t("developers_title")}</a></li></ul></nav></header>

@@ -29,6 +29,17 @@ const input = (params: SearchParams, name: string, label: string, attrs: { type?
     attrs.min !== undefined ? html` min="${attrs.min}"` : ""
   }${attrs.max !== undefined ? html` max="${attrs.max}"` : ""}${attrs.hint !== undefined ? html` placeholder="${attrs.hint}"` : ""}></label>`
 
+/**
+ * A place field: a town's name. The site's script turns it into a combobox that suggests towns
+ * (name and country) as one types; without it, the field is plain text the API reads.
+ */
+const placeInput = (params: SearchParams, name: "fn" | "tn", label: string, locale: LocaleCode, t: Translate) =>
+  html`<div class="place"><label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" value="${params.get(
+    name
+  )}" placeholder="${t("place_hint")}" autocomplete="off" spellcheck="false" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="${name}-suggestions" data-suggest data-locale="${locale}"><ul id="${name}-suggestions" class="suggestions" role="listbox" aria-label="${t(
+    "suggestions"
+  )}" hidden></ul></div>`
+
 const select = (params: SearchParams, name: string, label: string, options: ReadonlyArray<readonly [string, string]>) =>
   html`<label>${label}<select name="${name}">${options.map(
     ([value, text]) => html`<option value="${value}"${params.get(name) === value ? html` selected` : ""}>${text}</option>`
@@ -37,16 +48,17 @@ const select = (params: SearchParams, name: string, label: string, options: Read
 const checkbox = (params: SearchParams, name: string, label: string) =>
   html`<label><span><input type="checkbox" name="${name}" value="1"${params.get(name) === "1" || params.get(name) === "true" ? html` checked` : ""}> ${label}</span></label>`
 
-// Parameters the form has no field for, carried through as they are.
-const CARRIED = ["locale", "cur", "de", "limit", "radius", "radius_from", "radius_to", "shortlines"]
+// Parameters the form has no field for, carried through as they are (`experience` and `comfort`
+// are the website's own filters, applied over the API's answer).
+const CARRIED = ["locale", "cur", "de", "limit", "radius", "radius_from", "radius_to", "shortlines", "experience", "comfort"]
 
 // The form's fields beyond places, date and seats: folded on a first visit, open once one is set.
 const MORE = ["fc", "tc", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
 
-const searchForm = (params: SearchParams, t: Translate): Html =>
+export const searchForm = (params: SearchParams, locale: LocaleCode, t: Translate): Html =>
   html`<form method="get" action="/search" role="search">
 ${CARRIED.filter((n) => params.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${params.get(n)}">`)}
-${input(params, "fn", t("from"), { hint: t("place_hint") })}${input(params, "tn", t("to"), { hint: t("place_hint") })}
+${placeInput(params, "fn", t("from"), locale, t)}${placeInput(params, "tn", t("to"), locale, t)}
 ${input(params, "db", t("date"), { type: "date" })}${input(params, "seats", t("seats"), { type: "number", min: 1, max: 8 })}
 <details class="more"${MORE.some((n) => params.has(n)) ? html` open` : ""}><summary>${t("more_criteria")}</summary><div class="fields">
 ${input(params, "fc", t("from_coordinates"), { hint: "48.8566|2.3522" })}${input(params, "tc", t("to_coordinates"), { hint: "45.764|4.8357" })}
@@ -60,7 +72,7 @@ ${checkbox(params, "photo", t("photo"))}${checkbox(params, "aa", t("auto_approva
 /** Facets with more values than this are shown folded. */
 const FOLDED_FACET = 8
 
-/** Which parameters a facet's item sets; none for facets the API cannot filter on. */
+/** Which parameters a facet's item sets; none for facets nothing can filter on. */
 const facetChanges = (name: string, value: number): Record<string, string | undefined> | undefined => {
   switch (name) {
     case "seats":
@@ -74,10 +86,27 @@ const facetChanges = (name: string, value: number): Record<string, string | unde
       return { pmin: String(value), pmax: String(value + 1) }
     case "photo":
       return { photo: value === 1 ? "1" : undefined }
+    case "experience":
+      return { experience: String(value) }
+    case "car_comfort":
+      return { comfort: String(value) }
     default:
       return undefined
   }
 }
+
+/** The parameters a facet's filter is made of: removing them removes the filter. */
+const FACET_PARAMS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  seats: ["seats"],
+  date: ["db", "de"],
+  hour: ["hb", "he"],
+  price: ["pmin", "pmax"],
+  photo: ["photo"],
+  experience: ["experience"],
+  car_comfort: ["comfort"]
+}
+
+const removing = (names: ReadonlyArray<string>): Record<string, undefined> => Object.fromEntries(names.map((n) => [n, undefined]))
 
 const facetLabel = (name: string, value: number, locale: LocaleCode, t: Translate): string =>
   name === "date"
@@ -86,34 +115,93 @@ const facetLabel = (name: string, value: number, locale: LocaleCode, t: Translat
       ? `${String(value).padStart(2, "0")}:00`
       : name === "photo"
         ? t(value === 1 ? "yes" : "no")
-        : String(value)
+        : name === "experience"
+          ? t(`experience_${value}` as MessageKey)
+          : name === "car_comfort"
+            ? t("comfort_stars", { stars: value })
+            : String(value)
 
+/**
+ * The facets: an item not selected is a link that applies its filter, a selected one a link that
+ * removes it (`aria-pressed` tells which).
+ */
 const facets = (list: ReadonlyArray<Json>, params: SearchParams, locale: LocaleCode, t: Translate): Html =>
-  html`<h2>${t("filters")}</h2><section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
+  html`<section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
+    const name = String(facet.name)
     const items = (facet.items as ReadonlyArray<Json>).filter((item) => item.count > 0 || item.is_selected)
     if (items.length === 0) return html``
-    const title = t(`facet_${String(facet.name)}` as MessageKey)
+    const title = t(`facet_${name}` as MessageKey)
     const list = html`<ul>${items.map((item) => {
-      const label = `${facetLabel(String(facet.name), Number(item.value), locale, t)} (${Number(item.count)})`
-      const changes = facetChanges(String(facet.name), Number(item.value))
-      const cls = item.is_selected === true ? "selected" : undefined
-      return changes === undefined
-        ? html`<li class="${cls}">${label}</li>`
-        : html`<li class="${cls}"><a href="${searchHref(params, { ...changes, page: undefined })}">${label}</a></li>`
+      const label = `${facetLabel(name, Number(item.value), locale, t)} (${new Intl.NumberFormat(LOCALE_TABLE[locale].bcp47).format(Number(item.count))})`
+      const changes = facetChanges(name, Number(item.value))
+      const selected = item.is_selected === true
+      if (changes === undefined) return html`<li>${label}</li>`
+      const href = searchHref(params, { ...(selected ? removing(FACET_PARAMS[name] ?? []) : changes), page: undefined })
+      return html`<li${selected ? html` class="selected"` : ""}><a href="${href}" aria-pressed="${selected ? "true" : "false"}" role="button">${label}</a></li>`
     })}</ul>`
     // A facet of many values (dates, hours, prices) is folded unless one of them is selected.
     return items.length > FOLDED_FACET && !items.some((item) => item.is_selected === true)
-      ? html`<details class="facet" data-facet="${facet.name}"><summary><h3>${title}</h3></summary>${list}</details>`
-      : html`<div class="facet" data-facet="${facet.name}"><h3>${title}</h3>${list}</div>`
+      ? html`<details class="facet" data-facet="${name}"><summary><h3>${title}</h3></summary>${list}</details>`
+      : html`<div class="facet" data-facet="${name}"><h3>${title}</h3>${list}</div>`
   })}</section>`
 
-const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Translate): Html =>
-  html`<li data-id="${trip.permanent_id}"><a href="${tripHref(String(trip.permanent_id), params)}"><strong>${trip.departure_place.city_name} → ${
-    trip.arrival_place.city_name
-  }</strong></a><br>${formatLocalDate(String(trip.departure_date), locale)} · <strong>${trip.price.string_value}</strong> · ${t("seats_left", {
-    left: trip.seats_left,
-    seats: trip.seats
+/** A filter that is on: what it is, in words, and the link that removes it. */
+interface ActiveFilter {
+  readonly name: string
+  readonly text: string
+  readonly remove: string
+}
+
+const formatDay = (ymd: string, locale: LocaleCode): string =>
+  /^\d{4}-\d{2}-\d{2}/.test(ymd)
+    ? new Intl.DateTimeFormat(LOCALE_TABLE[locale].bcp47, { dateStyle: "medium", timeZone: "UTC" }).format(Date.parse(`${ymd.slice(0, 10)}T00:00:00Z`))
+    : ymd
+
+/** The filters of the search that are on, in the order of the facets. */
+export const activeFilters = (params: SearchParams, locale: LocaleCode, t: Translate): ReadonlyArray<ActiveFilter> => {
+  const out: Array<ActiveFilter> = []
+  const add = (name: string, label: MessageKey, value: string, names: ReadonlyArray<string>) =>
+    out.push({ name, text: t("labelled", { label: t(label), value }), remove: searchHref(params, { ...removing(names), page: undefined }) })
+  const get = (n: string) => params.get(n)
+  if (get("seats") !== undefined) add("seats", "facet_seats", String(get("seats")), ["seats"])
+  if (get("db") !== undefined || get("de") !== undefined) {
+    const days = [get("db"), get("de")].filter((d): d is string => d !== undefined).map((d) => formatDay(d, locale))
+    add("date", "facet_date", [...new Set(days)].join(" – "), ["db", "de"])
+  }
+  if (get("hb") !== undefined || get("he") !== undefined) add("hour", "facet_hour", `${get("hb") ?? "0"}:00 – ${get("he") ?? "24"}:00`, ["hb", "he"])
+  if (get("pmin") !== undefined || get("pmax") !== undefined) add("price", "facet_price", `${get("pmin") ?? "…"} – ${get("pmax") ?? "…"}`, ["pmin", "pmax"])
+  if (get("photo") === "1" || get("photo") === "true") add("photo", "facet_photo", t("yes"), ["photo"])
+  if (get("aa") === "1" || get("aa") === "true") add("aa", "auto_approval", t("yes"), ["aa"])
+  const experience = get("experience")
+  if (experience !== undefined && /^[0-4]$/.test(experience)) add("experience", "facet_experience", t(`experience_${experience}` as MessageKey), ["experience"])
+  const comfort = get("comfort")
+  if (comfort !== undefined && /^[1-4]$/.test(comfort)) add("car_comfort", "facet_car_comfort", t("comfort_stars", { stars: Number(comfort) }), ["comfort"])
+  return out
+}
+
+const activeFiltersBlock = (filters: ReadonlyArray<ActiveFilter>, params: SearchParams, t: Translate): Html =>
+  filters.length === 0
+    ? html``
+    : html`<section class="active-filters" aria-labelledby="active-filters"><h2 id="active-filters">${t("active_filters")}</h2><ul>${filters.map(
+        (f) => html`<li data-filter="${f.name}"><span>${f.text}</span> <a href="${f.remove}">${t("remove_filter")}<span class="visually-hidden"> ${f.text}</span></a></li>`
+      )}</ul><p><a href="${searchHref(params, { ...removing([...new Set(filters.flatMap((f) => FACET_PARAMS[f.name] ?? [f.name]))]), page: undefined })}">${t(
+        "clear_filters"
+      )}</a></p></section>`
+
+const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Translate): Html => {
+  // A full trip stays in the list (the API lists it without `seats`), marked and greyed.
+  const full = Number(trip.seats_left) === 0
+  return html`<li data-id="${trip.permanent_id}"${full ? html` class="full"` : ""}>${full ? html`<span class="badge">${t("full")}</span> ` : ""}<a href="${tripHref(
+    String(trip.permanent_id),
+    params
+  )}"><strong>${trip.departure_place.city_name} → ${trip.arrival_place.city_name}</strong></a><br>${formatLocalDate(
+    String(trip.departure_date),
+    locale
+  )} · <strong>${trip.price.string_value}</strong> · ${t("seats_left", {
+    left: Number(trip.seats_left),
+    seats: Number(trip.seats)
   })} · ${trip.car.make} ${trip.car.model} · ${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}</li>`
+}
 
 const pager = (p: Json, params: SearchParams, t: Translate): Html => {
   const page = Number(p.page)
@@ -138,24 +226,46 @@ const topTrips = (trips: ReadonlyArray<Json> | undefined, params: SearchParams, 
           }</a> · ${formatLocalDate(String(trip.departure_date), locale)} · <strong>${trip.price.string_value}</strong></li>`
       )}</ul></section>`
 
+/** What the page shows besides the API's answer: the places as understood, and their map. */
+export interface SearchExtras {
+  /** What was understood of the place names (or what they may have meant). */
+  readonly notice?: Html | undefined
+  /** The searched places' map. */
+  readonly map?: Html | undefined
+}
+
 /** The title and content of `/search` over the API's Search response for `params`. */
-export const searchPage = (body: Json, params: SearchParams, locale: LocaleCode, t: Translate): { readonly title: string; readonly content: Html } => {
+export const searchPage = (
+  body: Json,
+  params: SearchParams,
+  locale: LocaleCode,
+  t: Translate,
+  extras: SearchExtras = {}
+): { readonly title: string; readonly content: Html } => {
   const from = params.get("fn") ?? params.get("fc")
   const to = params.get("tn") ?? params.get("tc")
   const searched = from !== undefined || to !== undefined
   const title = searched ? t("search_results_title", { from: from ?? "…", to: to ?? "…" }) : t("search_title")
   const trips = body.trips as ReadonlyArray<Json>
+  const filters = activeFilters(params, locale, t)
   return {
     title,
-    content: html`<h1>${title}</h1>${searchForm(params, t)}${
+    content: html`<h1>${title}</h1>${searchForm(params, locale, t)}${extras.notice}${
       searched
-        ? // The rides come first in the document (a phone shows them before the filters); a wide
-          // screen puts the filters in a column beside them.
-          html`<div class="results"><div class="list">${topTrips(body.top_trips, params, locale, t)}<h2 class="total">${t("results", {
+        ? // The rides come first in the document; a wide screen puts the filters in a column
+          // beside them, a phone behind a button above them.
+          html`${extras.map === undefined ? "" : html`<div class="places-map">${extras.map}</div>`}<div class="results"><a class="filters-button" href="#filters" aria-controls="filters">${t("filters")}${
+            filters.length > 0 ? html` · ${t("filters_on", { count: filters.length })}` : ""
+          }</a><div class="list">${activeFiltersBlock(filters, params, t)}${
+            // The recommended rides are the API's, which knows nothing of the website's own filters.
+            params.has("experience") || params.has("comfort") ? "" : topTrips(body.top_trips, params, locale, t)
+          }<h2 class="total">${t("results", {
             total: Number(body.pager.total)
           })}</h2>${
             trips.length === 0 ? html`<p>${t("no_results")}</p>` : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t))}</ol>`
-          }${pager(body.pager, params, t)}</div><aside class="filters">${facets(body.facets, params, locale, t)}</aside></div>`
+          }${pager(body.pager, params, t)}</div><aside class="filters" id="filters" tabindex="-1" aria-labelledby="filters-title"><h2 id="filters-title">${t(
+            "filters"
+          )}</h2>${facets(body.facets, params, locale, t)}</aside></div>`
         : ""
     }`
   }

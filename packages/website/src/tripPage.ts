@@ -3,6 +3,7 @@ import { type Html, html } from "./html.js"
 import { formatIsoLocal, formatLocalDate } from "./localDate.js"
 import type { MessageKey, Translate } from "./messages/catalogue.js"
 import { routeSvg } from "./routeSvg.js"
+import { mapBlock, type MapData } from "./tripMapData.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,7 +31,9 @@ export const tripPage = (
   threads: ReadonlyArray<Json>,
   query: string,
   locale: LocaleCode,
-  t: Translate
+  t: Translate,
+  /** The map's data and where Leaflet is (none: the SVG drawing alone). */
+  map?: { readonly data: MapData; readonly leaflet: string } | undefined
 ): { readonly title: string; readonly content: Html } => {
   const stops = trip.stop_overs as ReadonlyArray<Json>
   const plan = trip.trip_plan as ReadonlyArray<Json>
@@ -43,7 +46,9 @@ export const tripPage = (
     content: html`<h1>${title}</h1>
 <p>${t("departure")}: <strong>${formatLocalDate(String(trip.departure_date), locale)}</strong> · ${t("price")}: <strong class="price">${
       trip.price.string_value
-    }</strong> · <span class="seats">${t("seats_left", { left: trip.seats_left, seats: trip.seats })}</span></p>
+    }</strong> · <span class="seats">${t("seats_left", { left: Number(trip.seats_left), seats: Number(trip.seats) })}</span>${
+      Number(trip.seats_left) === 0 ? html` <span class="badge">${t("full")}</span>` : ""
+    }</p>
 ${trip.is_passed === true ? html`<p class="passed">${t("trip_passed")}</p>` : ""}
 <h2>${t("stop_overs")}</h2>
 <ol class="stop-overs">${stops.map((s, k) => {
@@ -52,19 +57,19 @@ ${trip.is_passed === true ? html`<p class="passed">${t("trip_passed")}</p>` : ""
         s.address !== undefined ? html`, ${s.address}` : ""
       }${k === from ? html` (${t("departure")}, ${t("searched_part")})` : k === to ? html` (${t("arrival")})` : ""}</li>`
     })}</ol>
-${routeSvg(
-  stops.map((s) => ({ city: String(s.city_name), lat: Number(s.latitude), lon: Number(s.longitude) })),
-  from,
-  to,
-  t("route_map")
-)}
+${map !== undefined ? mapBlock(map.data, t("route_map"), map.leaflet) : ""}<figure class="route-fallback">${routeSvg(
+      stops.map((s) => ({ city: String(s.city_name), lat: Number(s.latitude), lon: Number(s.longitude) })),
+      from,
+      to,
+      t("route_map")
+    )}</figure>
 <dl class="facts">
 <dt>${t("duration")}</dt><dd>${hoursMinutes(Number(trip.duration.value))}</dd>
 <dt>${t("distance")}</dt><dd>${Number(trip.distance.value)} km</dd>
 <dt>${t("car")}</dt><dd class="car">${car.make} ${car.model}${car.color !== undefined ? html`, ${car.color}` : ""} · ${t("comfort_stars", {
       stars: Number(car.comfort_nb_star)
     })}</dd>
-<dt>${t("seats")}</dt><dd>${t("seats_left", { left: trip.seats_left, seats: trip.seats })}</dd>
+<dt>${t("seats")}</dt><dd>${t("seats_left", { left: Number(trip.seats_left), seats: Number(trip.seats) })}</dd>
 <dt>${t("booking")}</dt><dd class="booking">${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}, ${t(
       `booking_type_${String(trip.booking_type)}` as MessageKey
     )}</dd>

@@ -1,4 +1,5 @@
-import type { LocaleCode } from "@tripsearch/core"
+import { IntlMessageFormat } from "intl-messageformat"
+import { LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
 import { cs } from "./cs.js"
 import { de } from "./de.js"
 import { en, type MessageKey } from "./en.js"
@@ -44,11 +45,24 @@ export const CATALOGUES: Readonly<Record<string, Partial<Readonly<Record<Message
 /** A label function: a string missing from the locale's language (or a language without catalogue) is English. */
 export type Translate = (key: MessageKey, vars?: Readonly<Record<string, string | number>>) => string
 
+/** The catalogue text of `key` for the locale's language, English when it has none. */
+export const messageOf = (locale: LocaleCode, key: MessageKey): string => CATALOGUES[locale.slice(0, 2)]?.[key] ?? en[key]
+
+// Compiled once per locale and message: pages render the same few counts over and over.
+const compiled = new Map<string, IntlMessageFormat>()
+
+/**
+ * The messages are ICU MessageFormat (FormatJS `intl-messageformat`): a count is a `plural`
+ * argument whose forms follow the CLDR plural rules of the locale's own tag (`pt-BR` reads 0 as
+ * "one", `pt-PT` does not), and numbers are written in the locale's way.
+ */
 export const translatorOf = (locale: LocaleCode): Translate => {
-  const catalogue = CATALOGUES[locale.slice(0, 2)] ?? {}
+  const tag = LOCALE_TABLE[locale].bcp47
   return (key, vars) => {
-    const text = catalogue[key] ?? en[key]
-    return vars === undefined ? text : text.replace(/\{(\w+)\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all))
+    const id = `${locale}\u0000${key}`
+    let format = compiled.get(id)
+    if (format === undefined) compiled.set(id, (format = new IntlMessageFormat(messageOf(locale, key), tag)))
+    return String(format.format(vars ?? {}))
   }
 }
 

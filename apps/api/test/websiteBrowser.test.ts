@@ -1,0 +1,357 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer as createNetServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import polyline from "@mapbox/polyline"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { COMFORT_STARS, type Comfort } from "@tripsearch/core"
+import { feedLines } from "@tripsearch/dataset"
+import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { layout, translatorOf, tripMapData, tripPage, WebsiteAssets } from "@tripsearch/website"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ApiServer, createServer } from "../src/createServer.js"
+
+// The traveller's website in headless Chromium (Debian's package): the map, the place suggestions,
+// the facets, the filters at phone width, errors in three languages, full trips. No tile is
+// fetched: the map's tile requests are answered in the browser by a blank PNG.
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+interface FeedTrip {
+  id: string
+  waypoints: Array<{ city: string; lat: number; lon: number; address?: string }>
+  legs: Array<{ path?: string }>
+  driver: { experience: number }
+  car: { comfort: Comfort }
+  status?: string
+}
+
+const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+// Nothing listens there: every tile request is answered by the browser's route below.
+const TILES = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
+// A 1 x 1 PNG.
+const BLANK_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==", "base64")
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+
+const shownIds = (page: Page): Promise<Array<string>> => page.locator("ol.trips > li").evaluateAll((items) => items.map((li) => li.getAttribute("data-id") ?? ""))
+const tripIdOf = (permanentId: string): string => /^(.+?)_m?\d+_m?\d+$/.exec(permanentId)?.[1] ?? permanentId
+const mapDataOf = async (page: Page): Promise<Json> => JSON.parse((await page.locator("#map-data").textContent())!) as Json
+const round5 = (x: number) => Math.round(x * 1e5) / 1e5
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+describe("the traveller's website in a real browser", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tripsearch-website-browser-"))
+  const dbPath = join(dir, "trips.db")
+  let key: string
+  let api: ApiServer
+  let base: string
+  let browser: Browser
+  let city: string
+  let trips: Map<string, FeedTrip>
+  /** A trip whose legs have no road (paths taken off, should the generator draw roads). */
+  let straight: FeedTrip
+
+  beforeAll(async () => {
+    const parsed = [...feedLines({ trips: 1000, seed: "website-browser", nowMs: Date.now() })].map((line) => JSON.parse(line) as FeedTrip)
+    straight = parsed.find((t) => (t.status ?? "active") === "active" && t.waypoints.length >= 4)!
+    for (const leg of straight.legs) delete leg.path
+    const lines = parsed.map((t) => JSON.stringify(t))
+    trips = new Map(parsed.map((t) => [t.id, t]))
+    const db = openDatabase(dbPath)
+    expect((await importFeed(db, lines)).ok).toBe(true)
+    key = createKey(db, { name: "website-browser", tier: "production", dailyLimit: 1_000_000 }).key
+    db.close()
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}`
+    const [server, launched] = await Promise.all([
+      createServer({
+        config: {
+          dbPath,
+          publicBaseUrl: base,
+          websiteBaseUrl: base,
+          queryLogPath: undefined,
+          productionDailyLimit: undefined,
+          matcherThreads: 1,
+          metrics: false,
+          mapTiles: { url: TILES, attribution: "Test tiles" }
+        },
+        logger: { info: () => {}, error: () => {} }
+      }),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    ])
+    api = server
+    browser = launched
+    await api.listen(port, "127.0.0.1")
+    // The commonest departure town with two pages of rides or more.
+    const counts = new Map<string, number>()
+    for (const t of trips.values()) counts.set(t.waypoints[0]!.city, (counts.get(t.waypoints[0]!.city) ?? 0) + 1)
+    for (const [name] of [...counts].sort((a, b) => b[1] - a[1])) {
+      const { status, body } = await apiJson(`locale=en_GB&cur=GBP&fn=${encodeURIComponent(name)}`)
+      if (status === 200 && body.pager.pages >= 2) {
+        city = name
+        break
+      }
+    }
+    expect(city).toBeDefined()
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await api?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const apiJson = async (query: string): Promise<{ status: number; body: Json }> => {
+    const res = await fetch(`${base}/api/v2/trips?${query}`, { headers: { key } })
+    return { status: res.status, body: (await res.json()) as Json }
+  }
+
+  /** A browser context whose tile requests get a blank PNG, never the network. */
+  const contextWith = async (options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> => {
+    const context = await browser.newContext(options)
+    await context.route("http://127.0.0.1:9/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: BLANK_PNG }))
+    return context
+  }
+
+  it("searches from the form with a town picked among the suggestions: name and country, never lat|lon", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=en_GB`)
+    const from = page.getByLabel("From", { exact: true })
+    expect(await from.getAttribute("placeholder")).not.toContain("|")
+    // All but the last letter: the town is then among the few suggested, whatever its size.
+    await from.pressSequentially(city.length > 4 ? city.slice(0, -1) : city, { delay: 30 })
+    const options = page.locator("#fn-suggestions li[role=option]")
+    await options.first().waitFor()
+    const texts = await options.allTextContents()
+    expect(texts.length).toBeGreaterThan(0)
+    // Every suggestion is a town and its country, in the page's language.
+    for (const text of texts) expect(text).toMatch(/^[^|]+, [^|]+$/)
+    const wanted = options.filter({ hasText: new RegExp(`^${escapeRegExp(city)}, `) }).first()
+    const picked = (await wanted.textContent())!
+    await wanted.click()
+    expect(await from.inputValue()).toBe(picked)
+    expect(await page.locator("#fn-suggestions").isHidden()).toBe(true)
+    await Promise.all([page.waitForURL(/\/search\?.*fn=/), page.getByRole("button", { name: "Search" }).click()])
+    expect(new URL(page.url()).searchParams.get("fn")).toBe(picked)
+    const shown = await shownIds(page)
+    expect(shown.length).toBeGreaterThan(0)
+    const { body } = await apiJson(`locale=en_GB&cur=GBP&fn=${encodeURIComponent(picked)}`)
+    expect(shown).toEqual((body.trips as Array<Json>).map((t) => String(t.permanent_id)))
+    // The searched place on the search page's map, labelled with its country.
+    const data = await mapDataOf(page)
+    expect(data.stops.map((s: Json) => s.label)).toEqual([`From: ${picked}`])
+    await context.close()
+  })
+
+  it("applies and removes the experience and comfort facets with a click, and says which filters are on", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    const search = `locale=en_GB&cur=GBP&fn=${encodeURIComponent(city)}`
+    await page.goto(`${base}/search?${search}`)
+    expect(await page.locator(".active-filters").count()).toBe(0)
+    // Every ride the API matches (pages of 100), in its order: the reference for the website's filters.
+    const all: Array<Json> = []
+    for (let n = 1; ; n++) {
+      const { body } = await apiJson(`${search}&limit=100&page=${n}`)
+      all.push(...(body.trips as Array<Json>))
+      if (n >= body.pager.pages) break
+    }
+    const experienceOf = (t: Json) => trips.get(tripIdOf(String(t.permanent_id)))!.driver.experience
+    const starsOf = (t: Json) => COMFORT_STARS[trips.get(tripIdOf(String(t.permanent_id)))!.car.comfort]
+
+    const experience = page.locator('[data-facet="experience"] a[aria-pressed="false"]').first()
+    const level = Number(/experience=(\d)/.exec((await experience.getAttribute("href"))!)![1])
+    await Promise.all([page.waitForURL(/experience=/), experience.click()])
+    const byExperience = all.filter((t) => experienceOf(t) === level)
+    expect(await shownIds(page)).toEqual(byExperience.slice(0, 10).map((t) => String(t.permanent_id)))
+    expect(await page.locator(".total").textContent()).toBe(`${byExperience.length} ${byExperience.length === 1 ? "ride" : "rides"}`)
+    expect(await page.locator('[data-facet="experience"] a[aria-pressed="true"]').count()).toBe(1)
+    expect(await page.locator(".active-filters li").allTextContents()).toEqual([expect.stringContaining(`Driver's experience: `)])
+
+    const comfort = page.locator('[data-facet="car_comfort"] a[aria-pressed="false"]').first()
+    const stars = Number(/comfort=(\d)/.exec((await comfort.getAttribute("href"))!)![1])
+    await Promise.all([page.waitForURL(/comfort=/), comfort.click()])
+    const both = byExperience.filter((t) => starsOf(t) === stars)
+    expect(await shownIds(page)).toEqual(both.slice(0, 10).map((t) => String(t.permanent_id)))
+    expect(await page.locator(".active-filters li").count()).toBe(2)
+    expect(await page.locator(".filters-button").textContent()).toContain("2 filters on")
+
+    // Removed by a click on the selected item: the comfort filter alone is left.
+    await Promise.all([page.waitForURL((url) => !url.searchParams.has("experience")), page.locator('[data-facet="experience"] a[aria-pressed="true"]').click()])
+    expect(new URL(page.url()).searchParams.get("comfort")).toBe(String(stars))
+    expect(await shownIds(page)).toEqual(all.filter((t) => starsOf(t) === stars).slice(0, 10).map((t) => String(t.permanent_id)))
+    // And by the list of filters that are on: back to the API's own answer.
+    await Promise.all([page.waitForURL((url) => !url.searchParams.has("comfort")), page.locator('.active-filters li[data-filter="car_comfort"] a').click()])
+    expect(await page.locator(".active-filters").count()).toBe(0)
+    expect(await shownIds(page)).toEqual(all.slice(0, 10).map((t) => String(t.permanent_id)))
+    await context.close()
+  })
+
+  it("draws a trip's road, stops and labels on the map: straight between waypoints without paths", async () => {
+    const trip = straight
+    const n = trip.waypoints.length - 1
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/trip/${encodeURIComponent(`${trip.id}_1_${n}`)}?locale=en_GB`)
+    const data = await mapDataOf(page)
+    const points = trip.waypoints.map((w) => [round5(w.lat), round5(w.lon)])
+    expect(data.road).toEqual(points)
+    expect(data.part).toEqual(points.slice(1))
+    const labels = data.stops.map((s: Json) => s.label)
+    expect(labels).toContain(trip.waypoints[0]!.city)
+    expect(labels.some((l: string) => l.startsWith(`Pick-up: ${trip.waypoints[1]!.city}`))).toBe(true)
+    expect(labels.some((l: string) => l.startsWith(`Drop-off: ${trip.waypoints[n]!.city}`))).toBe(true)
+    expect(data.stops.length).toBe(trip.waypoints.length)
+    // Leaflet drew them once the map came into view: the road, the passenger's part, a label per
+    // stop; the SVG is put away.
+    await page.locator("#map").scrollIntoViewIfNeeded()
+    await page.locator(".leaflet-tooltip").nth(labels.length - 1).waitFor()
+    expect((await page.locator(".leaflet-tooltip").allTextContents()).sort()).toEqual([...labels].sort())
+    expect(await page.locator("path.road").count()).toBe(1)
+    expect(await page.locator("path.part").count()).toBe(1)
+    expect(await page.locator(".route-fallback").isHidden()).toBe(true)
+    await page.locator(".leaflet-control-attribution", { hasText: "Test tiles" }).waitFor()
+
+    // Without the script, the SVG drawing is the route.
+    const bare = await browser.newContext({ javaScriptEnabled: false })
+    const still = await bare.newPage()
+    await still.goto(`${base}/trip/${encodeURIComponent(`${trip.id}_1_${n}`)}?locale=en_GB`)
+    expect(await still.locator(".route-fallback svg circle").count()).toBe(trip.waypoints.length)
+    expect(await still.locator("#map").isHidden()).toBe(true)
+    await bare.close()
+    await context.close()
+  })
+
+  it("draws the driver's road from the legs' encoded paths", async () => {
+    const trip = [...trips.values()].find((t) => (t.status ?? "active") === "active" && t.waypoints.length === 3)!
+    // A road that bends away from the straight line on each leg, encoded as routing engines do.
+    const bends = trip.waypoints.slice(0, -1).map((a, k) => {
+      const b = trip.waypoints[k + 1]!
+      const mid = [round5((a.lat + b.lat) / 2 + 0.2), round5((a.lon + b.lon) / 2 - 0.1)] as [number, number]
+      const quarter = [round5((3 * a.lat + b.lat) / 4 + 0.05), round5((3 * a.lon + b.lon) / 4)] as [number, number]
+      return [[round5(a.lat), round5(a.lon)], quarter, mid, [round5(b.lat), round5(b.lon)]] as Array<[number, number]>
+    })
+    const legs = bends.map((points) => ({ path: polyline.encode(points, 5) }))
+    const detail = (await (await fetch(`${base}/api/v2/trips/${encodeURIComponent(`${trip.id}_0_2`)}?locale=fr_FR&cur=EUR`, { headers: { key } })).json()) as Json
+    // The page as the website renders it for this trip once the store keeps `path` (see the report).
+    const t = translatorOf("fr_FR")
+    const assets = new WebsiteAssets()
+    const map = tripMapData(detail, { waypoints: trip.waypoints, legs }, { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, { url: TILES, attribution: "Test tiles" })
+    const page = tripPage(detail, [], "locale=fr_FR&cur=EUR", "fr_FR", t, { data: map, leaflet: assets.paths.leafletJs })
+    const rendered = layout("fr_FR", t, page.title, page.content, { styles: [assets.paths.leafletCss], scripts: [assets.paths.siteJs] })
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    await context.route(`${base}/road-test`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: rendered }))
+    const tab = await context.newPage()
+    await tab.goto(`${base}/road-test`)
+    const data = await mapDataOf(tab)
+    const expected = [...bends[0]!, ...bends[1]!.slice(1)]
+    expect(data.road).toEqual(expected)
+    expect(data.part).toEqual(expected)
+    expect(data.stops.map((s: Json) => s.label), JSON.stringify(data.stops)).toEqual([
+      expect.stringMatching(new RegExp(`^Prise en charge : ${escapeRegExp(trip.waypoints[0]!.city)}`)),
+      trip.waypoints[1]!.city,
+      expect.stringMatching(new RegExp(`^Dépose : ${escapeRegExp(trip.waypoints[2]!.city)}`))
+    ])
+    await tab.locator("#map").scrollIntoViewIfNeeded()
+    await tab.locator(".leaflet-tooltip").nth(2).waitFor()
+    expect(await tab.locator(".leaflet-tooltip").count()).toBe(3)
+    // The drawn road goes through the bends: more vertices than the three waypoints.
+    const vertices = await tab.evaluate(() => (document.querySelector("path.road")!.getAttribute("d") ?? "").match(/[ML]/g)?.length ?? 0)
+    expect(vertices).toBeGreaterThan(trip.waypoints.length)
+    await context.close()
+  })
+
+  it("opens the filters from a button above the results at phone width", async () => {
+    const context = await contextWith({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=en_GB&fn=${encodeURIComponent(city)}`)
+    const button = page.locator(".filters-button")
+    expect(await button.isVisible()).toBe(true)
+    expect(await page.locator("#filters").isVisible()).toBe(false)
+    const above = (await button.boundingBox())!.y < (await page.locator("ol.trips").boundingBox())!.y
+    expect(above).toBe(true)
+    await button.tap()
+    expect(await page.locator("#filters").isVisible()).toBe(true)
+    expect(await button.getAttribute("aria-expanded")).toBe("true")
+    // Open above the rides, not after them.
+    expect((await page.locator("#filters").boundingBox())!.y).toBeLessThan((await page.locator("ol.trips").boundingBox())!.y)
+    await Promise.all([page.waitForURL(/seats=/), page.locator('#filters [data-facet="seats"] a').first().tap()])
+    expect(await page.locator(".filters-button").textContent()).toContain("1 filter on")
+    // The same at desktop width: no button, the filters beside the rides.
+    await page.setViewportSize({ width: 1280, height: 900 })
+    expect(await page.locator(".filters-button").isVisible()).toBe(false)
+    expect(await page.locator("#filters").isVisible()).toBe(true)
+    await context.close()
+  })
+
+  it("answers a misspelt town in three languages with the form kept and the nearest names, no token or status code", async () => {
+    const context = await contextWith()
+    const page = await context.newPage()
+    for (const [locale, unknown, didYouMean] of [
+      ["en_GB", "We don't know a place called “Marseile”.", "Did you mean:"],
+      ["fr_FR", "Nous ne connaissons pas de lieu appelé « Marseile ».", "Vouliez-vous dire :"],
+      ["pl_PL", "Nie znamy miejsca o nazwie „Marseile”.", "Czy chodziło o:"]
+    ] as const) {
+      const res = await page.goto(`${base}/search?locale=${locale}&fn=Marseile&tn=${encodeURIComponent(city)}`)
+      expect(res?.status()).toBe(404)
+      expect(await page.locator("#fn").inputValue()).toBe("Marseile")
+      expect(await page.locator("#tn").inputValue()).toBe(city)
+      const notice = page.locator('.place-unknown[data-param="fn"]')
+      expect(await notice.locator("p").first().textContent()).toBe(unknown)
+      expect(await notice.locator("p").nth(1).textContent()).toBe(didYouMean)
+      const main = (await page.locator("main").textContent())!
+      expect(main).not.toContain("place.not_found")
+      expect(main).not.toContain("404")
+      const offered = await notice.locator("li a").allTextContents()
+      expect(offered[0]).toMatch(/^Marseille, /)
+    }
+    // A name offered is a search that runs.
+    const res = await Promise.all([page.waitForURL(/fn=Marseille/), page.locator(".place-unknown li a").first().click()])
+    expect(res).toBeDefined()
+    expect(await page.locator(".place-unknown").count()).toBe(0)
+    expect(await page.locator("h2.total").count()).toBe(1)
+    await context.close()
+  })
+
+  it("marks a full trip in the list, in the locale's words, greyed", async () => {
+    const context = await contextWith()
+    const page = await context.newPage()
+    // A search that lists a full ride: the departure towns of full rides of the feed, tried in turn.
+    let found: { town: string; page: number; id: string } | undefined
+    const towns = [...new Set([...trips.values()].filter((t) => (t as unknown as { seats_left: number }).seats_left === 0).map((t) => t.waypoints[0]!.city))]
+    for (const town of towns.slice(0, 30)) {
+      for (let n = 1; found === undefined; n++) {
+        const { status, body } = await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(town)}&page=${n}`)
+        if (status !== 200) break
+        const full = (body.trips as Array<Json>).find((t) => t.seats_left === 0)
+        if (full !== undefined) found = { town, page: n, id: String(full.permanent_id) }
+        if (n >= body.pager.pages) break
+      }
+      if (found !== undefined) break
+    }
+    expect(found).toBeDefined()
+    await page.goto(`${base}/search?locale=fr_FR&fn=${encodeURIComponent(found!.town)}&page=${found!.page}`)
+    const item = page.locator(`ol.trips > li[data-id="${found!.id}"]`)
+    expect(await item.getAttribute("class")).toBe("full")
+    expect(await item.locator(".badge").textContent()).toBe("Complet")
+    expect(await item.textContent()).toContain("0 place libre sur")
+    expect(await item.evaluate((li) => getComputedStyle(li).backgroundColor)).toBe("rgb(240, 242, 244)")
+    // Exactly the full ones are.
+    const { body } = await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(found!.town)}&page=${found!.page}`)
+    const fullIds = (body.trips as Array<Json>).filter((t) => t.seats_left === 0).map((t) => String(t.permanent_id))
+    expect(await page.locator("ol.trips > li.full").evaluateAll((items) => items.map((li) => li.getAttribute("data-id")))).toEqual(fullIds)
+    await context.close()
+  })
+})

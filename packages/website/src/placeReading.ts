@@ -1,0 +1,133 @@
+import { LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
+import type { Gazetteer, GazetteerCity } from "@tripsearch/gazetteer"
+import { Option } from "effect"
+import { type Html, html } from "./html.js"
+import type { Translate } from "./messages/catalogue.js"
+import { nearestPlaces } from "./nearestPlaces.js"
+import { searchHref, type SearchParams } from "./searchPage.js"
+import type { MapData, MapStop, MapTiles } from "./tripMapData.js"
+
+/** A place name beyond which a town counts as far from the other end (its namesake may be meant). */
+export const FAR_KM = 1_000
+
+/** How the page read one of the search's place names. */
+export interface PlaceRead {
+  readonly param: "fn" | "tn"
+  readonly text: string
+  /** The town the name resolves to (none: unknown). */
+  readonly city: GazetteerCity | undefined
+  /** Other towns of that name, most populous first (only when the text names no country). */
+  readonly others: ReadonlyArray<GazetteerCity>
+  /** For an unknown name, the nearest names the gazetteer has. */
+  readonly nearest: ReadonlyArray<GazetteerCity>
+  /** Over `FAR_KM` from the other end, or in another country than the locale's. */
+  readonly surprising: boolean
+}
+
+interface End {
+  readonly name: string
+  readonly lat: number
+  readonly lon: number
+}
+
+const haversineKm = (a: End, b: End): number => {
+  const r = Math.PI / 180
+  const h = Math.sin(((b.lat - a.lat) * r) / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)))
+}
+
+const COORDINATES = /^\s*(-?\d+(?:\.\d+)?)\s*\|\s*(-?\d+(?:\.\d+)?)\s*$/
+
+const regionNames = new Map<string, Intl.DisplayNames>()
+/** A country's name in the locale's language. */
+export const countryName = (code: string, locale: LocaleCode): string => {
+  let names = regionNames.get(locale)
+  if (names === undefined) regionNames.set(locale, (names = new Intl.DisplayNames([LOCALE_TABLE[locale].bcp47], { type: "region" })))
+  return names.of(code) ?? code
+}
+
+/** A town as a place field takes it back: its name and its country, which the API reads. */
+export const placeText = (city: GazetteerCity, locale: LocaleCode): string => `${city.name}, ${countryName(city.country, locale)}`
+
+/**
+ * The search's ends as the page reads them: `fc`/`tc` coordinates when given (as the API prefers
+ * them), else the names resolved by the gazetteer with the API's rules (the locale's country first).
+ */
+export const readPlaces = (
+  gazetteer: Gazetteer,
+  params: SearchParams,
+  locale: LocaleCode
+): { readonly reads: ReadonlyArray<PlaceRead>; readonly from?: End | undefined; readonly to?: End | undefined } => {
+  const country = LOCALE_TABLE[locale].country
+  const ends: Partial<Record<"fn" | "tn", End>> = {}
+  const cities: Partial<Record<"fn" | "tn", GazetteerCity>> = {}
+  const named: Array<"fn" | "tn"> = []
+  for (const [param, coords] of [["fn", "fc"], ["tn", "tc"]] as const) {
+    const c = COORDINATES.exec(params.get(coords) ?? "")
+    if (c !== null) {
+      ends[param] = { name: params.get(coords)!, lat: Number(c[1]), lon: Number(c[2]) }
+      continue
+    }
+    const text = params.get(param)
+    if (text === undefined || text.trim() === "") continue
+    named.push(param)
+    const city = Option.getOrUndefined(gazetteer.resolveCity(text, country))
+    if (city !== undefined) {
+      cities[param] = city
+      ends[param] = { name: placeText(city, locale), lat: city.lat, lon: city.lon }
+    }
+  }
+  const reads = named.map((param): PlaceRead => {
+    const text = params.get(param)!
+    const city = cities[param]
+    const other = ends[param === "fn" ? "tn" : "fn"]
+    if (city === undefined) return { param, text, city, others: [], nearest: nearestPlaces(gazetteer, text, country), surprising: false }
+    const surprising = city.country !== country || (other !== undefined && haversineKm(ends[param]!, other) > FAR_KM)
+    // A name with a country part says which town is meant: no other is offered.
+    const others = text.includes(",")
+      ? []
+      : [...new Map(gazetteer.candidates(text).filter((c) => c.id !== city.id).map((c) => [`${c.name}|${c.country}`, c])).values()]
+          .sort((a, b) => b.population - a.population)
+          .slice(0, 5)
+    return { param, text, city, others, nearest: [], surprising }
+  })
+  return { reads, from: ends.fn, to: ends.tn }
+}
+
+const links = (cities: ReadonlyArray<GazetteerCity>, param: "fn" | "tn", params: SearchParams, locale: LocaleCode): Html =>
+  html`<ul>${cities.map((c) => html`<li><a href="${searchHref(params, { [param]: placeText(c, locale), page: undefined })}">${placeText(c, locale)}</a></li>`)}</ul>`
+
+/**
+ * What the page says of the names: an unknown one with the nearest names (each a link that
+ * searches it), a surprising one with the town understood and the other towns of that name.
+ */
+export const placeNotice = (reads: ReadonlyArray<PlaceRead>, params: SearchParams, locale: LocaleCode, t: Translate): Html | undefined => {
+  const parts = reads.flatMap((r) =>
+    r.city === undefined
+      ? [
+          html`<div class="place-unknown" data-param="${r.param}"><p>${t("place_unknown", { name: r.text })}</p>${
+            r.nearest.length > 0 ? html`<p>${t("did_you_mean")}</p>${links(r.nearest, r.param, params, locale)}` : ""
+          }</div>`
+        ]
+      : r.surprising
+        ? [
+            html`<div class="place-understood" data-param="${r.param}"><p>${t("understood", {
+              name: r.text,
+              city: r.city.name,
+              country: countryName(r.city.country, locale)
+            })}</p>${r.others.length > 0 ? html`<p>${t("other_places")}</p>${links(r.others, r.param, params, locale)}` : ""}</div>`
+          ]
+        : []
+  )
+  return parts.length === 0 ? undefined : html`<section class="notice" role="status">${parts}</section>`
+}
+
+/** The search page's map: the places searched, labelled, and the line between them. */
+export const placesMapData = (from: End | undefined, to: End | undefined, tiles: MapTiles, t: Translate): MapData | undefined => {
+  const stops: Array<MapStop> = []
+  if (from !== undefined) stops.push({ ...from, role: "from", label: t("labelled", { label: t("from"), value: from.name }) })
+  if (to !== undefined) stops.push({ ...to, role: "to", label: t("labelled", { label: t("to"), value: to.name }) })
+  if (stops.length === 0) return undefined
+  const line = from !== undefined && to !== undefined ? [[from.lat, from.lon] as const, [to.lat, to.lon] as const] : []
+  return { tiles, road: line, part: line, stops }
+}

@@ -1,0 +1,243 @@
+import polyline from "@mapbox/polyline"
+import { Gazetteer, type GazetteerCity, normalizeName } from "@tripsearch/gazetteer"
+import { describe, expect, it } from "vitest"
+import { GazetteerPrefixSuggester } from "../src/GazetteerPrefixSuggester.js"
+import { translatorOf } from "../src/messages/catalogue.js"
+import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
+import { placeNotice, readPlaces } from "../src/placeReading.js"
+import { OSM_TILES, roadOf, tripMapData } from "../src/tripMapData.js"
+import { tripIdOf, websiteFiltered } from "../src/websiteFilters.js"
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A small deterministic generator (mulberry32), so that failures replay. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+const city = (id: number, name: string, country: string, lat: number, lon: number, population: number): GazetteerCity => ({
+  id,
+  name,
+  country,
+  lat,
+  lon,
+  population,
+  featureCode: "PPL",
+  adminCode: "01"
+})
+
+describe("the driver's road", () => {
+  const round5 = (x: number) => Math.round(x * 1e5) / 1e5
+  it("follows each leg's decoded path between the waypoints, straight where a leg has none or a broken one", () => {
+    const rnd = random(7)
+    for (let run = 0; run < 200; run++) {
+      const n = 2 + Math.floor(rnd() * 4)
+      const waypoints = Array.from({ length: n }, () => ({ lat: round5(40 + rnd() * 10), lon: round5(-2 + rnd() * 15) }))
+      const expected: Array<readonly [number, number]> = [[waypoints[0]!.lat, waypoints[0]!.lon]]
+      const legs = waypoints.slice(0, -1).map((a, k) => {
+        const b = waypoints[k + 1]!
+        const kind = rnd()
+        if (kind < 0.3) {
+          expected.push([b.lat, b.lon])
+          return {}
+        }
+        if (kind < 0.4) {
+          expected.push([b.lat, b.lon])
+          return { path: "\u0000not a polyline" }
+        }
+        const inner = Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => [round5(a.lat + (b.lat - a.lat) * rnd() + 0.1), round5(a.lon + (b.lon - a.lon) * rnd())] as [number, number])
+        // The path's ends lie within metres of the waypoints; the waypoints replace them.
+        const points: Array<[number, number]> = [[a.lat + 0.00003, a.lon], ...inner, [b.lat, b.lon - 0.00002]]
+        for (const p of inner) expected.push(p)
+        expected.push([b.lat, b.lon])
+        return { path: polyline.encode(points, 5) }
+      })
+      // Consecutive equal points are drawn once.
+      const deduped = expected.filter((p, i) => i === 0 || p[0] !== expected[i - 1]![0] || p[1] !== expected[i - 1]![1])
+      expect(roadOf(waypoints, legs)).toEqual(deduped)
+    }
+  })
+
+  it("labels every stop, and this passenger's pickup and drop-off from the trip's places, a meeting point along the road included", () => {
+    const waypoints = [
+      { lat: 48.85, lon: 2.35 },
+      { lat: 46.3, lon: 4.83 },
+      { lat: 45.76, lon: 4.84 }
+    ]
+    const path0 = polyline.encode([[48.85, 2.35], [47.5, 3.5], [47.0, 4.0], [46.3, 4.83]], 5)
+    const trip: Json = {
+      // A segment from a meeting point along the first leg (CORRIDORING) to the last waypoint.
+      corridoring_type: "CORRIDORING",
+      departure_place: { city_name: "Auxerre", address: "Aire de service, A6", latitude: 47.5, longitude: 3.5, meeting_point_id: 77 },
+      arrival_place: { city_name: "Lyon", latitude: 45.76, longitude: 4.84 },
+      stop_overs: [
+        { city_name: "Paris", latitude: 48.85, longitude: 2.35 },
+        { city_name: "Auxerre", address: "Aire de service, A6", latitude: 47.5, longitude: 3.5, meeting_point_id: 77, departure_place: true },
+        { city_name: "Mâcon", latitude: 46.3, longitude: 4.83 },
+        { city_name: "Lyon", latitude: 45.76, longitude: 4.84, arrival_place: true }
+      ]
+    }
+    const data = tripMapData(trip, { waypoints, legs: [{ path: path0 }, {}] }, { pickup: (p) => `Pick-up: ${p}`, dropoff: (p) => `Drop-off: ${p}` }, OSM_TILES)
+    expect(data.road).toEqual([[48.85, 2.35], [47.5, 3.5], [47.0, 4.0], [46.3, 4.83], [45.76, 4.84]])
+    expect(data.part).toEqual([[47.5, 3.5], [47.0, 4.0], [46.3, 4.83], [45.76, 4.84]])
+    expect(data.stops.map((s) => [s.role, s.label])).toEqual([
+      ["stop", "Paris"],
+      ["pickup", "Pick-up: Auxerre · Aire de service"],
+      ["stop", "Mâcon"],
+      ["dropoff", "Drop-off: Lyon"]
+    ])
+    // Without the stored trip: straight through the stop-overs.
+    expect(tripMapData(trip, undefined, { pickup: (p) => p, dropoff: (p) => p }, OSM_TILES).road).toEqual(trip.stop_overs.map((s: Json) => [s.latitude, s.longitude]))
+  })
+})
+
+/** Optimal string alignment distance, by its recursive definition: the reference. */
+const osa = (a: string, b: string): number => {
+  const memo = new Map<string, number>()
+  const d = (i: number, j: number): number => {
+    if (i === 0) return j
+    if (j === 0) return i
+    const key = `${i},${j}`
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    let best = Math.min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1))
+    if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d(i - 2, j - 2) + 1)
+    memo.set(key, best)
+    return best
+  }
+  return d(a.length, b.length)
+}
+
+describe("nearest names", () => {
+  it("measures edit distance as the reference does, up to the bound", () => {
+    const rnd = random(11)
+    const word = () => Array.from({ length: Math.floor(rnd() * 8) }, () => "abcd"[Math.floor(rnd() * 4)]).join("")
+    for (let run = 0; run < 3000; run++) {
+      const a = word()
+      const b = word()
+      const max = Math.floor(rnd() * 4)
+      const exact = osa(a, b)
+      expect(editDistance(a, b, max), `${a} ${b} ${max}`).toBe(exact <= max ? exact : max + 1)
+    }
+  })
+
+  it("offers the towns a slip away, fewest edits first, then the locale's country, then the largest", () => {
+    const g = new Gazetteer([
+      city(1, "Marseille", "FR", 43.3, 5.37, 870_000),
+      city(2, "Marsella", "CO", 4.9, -75.7, 20_000),
+      city(3, "Lyon", "FR", 45.76, 4.84, 500_000),
+      city(4, "Marseilles", "US", 41.3, -88.7, 5_000),
+      city(5, "Marseille", "FR", 43.0, 5.0, 1_000)
+    ])
+    // Marsella and Marseilles are both two edits away: the larger first; the small Marseille is left out.
+    expect(nearestPlaces(g, "Marseile", "FR").map((c) => c.id)).toEqual([1, 2, 4])
+    expect(nearestPlaces(g, "Lyn", "FR").map((c) => c.id)).toEqual([3])
+    expect(nearestPlaces(g, "Zzzzzz", "FR")).toEqual([])
+  })
+})
+
+describe("the place suggester (stop-gap prefix search)", () => {
+  it("gives the towns whose name starts with the text, the largest first (the locale's country's counted ten times), as a scan would", () => {
+    const rnd = random(5)
+    const names = ["Paris", "Parma", "Pará", "Pärnu", "Lyon", "Lyons", "Łódź", "Lodz", "Par"]
+    const countries = ["FR", "IT", "PL", "GB", "EE"]
+    const cities = Array.from({ length: 300 }, (_, i) => ({
+      ...city(i + 1, names[Math.floor(rnd() * names.length)]!, countries[Math.floor(rnd() * countries.length)]!, 0, 0, 1000 + Math.floor(rnd() * 1e6)),
+      featureCode: rnd() < 0.1 ? "PPLX" : "PPL"
+    }))
+    const suggester = new GazetteerPrefixSuggester(new Gazetteer(cities))
+    for (const [q, locale] of [["par", "fr_FR"], ["PÄR", "it_IT"], ["lod", "pl_PL"], ["ly", "en_GB"], ["x", "fr_FR"], ["", "fr_FR"]] as const) {
+      const country = locale.slice(-2)
+      const expected = cities
+        .filter((c) => c.featureCode !== "PPLX" && normalizeName(q) !== "" && normalizeName(c.name).startsWith(normalizeName(q)))
+        .sort((a, b) => b.population * (b.country === country ? 10 : 1) - a.population * (a.country === country ? 10 : 1) || a.id - b.id)
+        .slice(0, 10)
+        .map((c) => c.id)
+      expect(suggester.suggest(q, locale).map((s) => s.id), q).toEqual(expected)
+    }
+    expect(suggester.suggest("par", "fr_FR", 3)).toHaveLength(3)
+  })
+})
+
+describe("what a name was read as", () => {
+  const g = new Gazetteer([
+    city(1, "Paris", "FR", 48.85, 2.35, 2_100_000),
+    city(2, "Paris", "US", 33.66, -95.55, 25_000),
+    city(3, "London", "GB", 51.5, -0.12, 8_900_000),
+    city(4, "Lyon", "FR", 45.76, 4.84, 500_000)
+  ])
+  const t = translatorOf("en_GB")
+  it("says which town a name in another country is, offers its namesakes, and nothing for a name at home", () => {
+    const { reads } = readPlaces(g, new Map([["fn", "Paris"], ["tn", "London"]]), "en_GB")
+    expect(reads.map((r) => [r.param, r.city?.id, r.surprising, r.others.map((c) => c.id)])).toEqual([
+      ["fn", 1, true, [2]],
+      ["tn", 3, false, []]
+    ])
+    const notice = placeNotice(reads, new Map([["fn", "Paris"], ["tn", "London"], ["locale", "en_GB"]]), "en_GB", t)!.text
+    expect(notice).toContain("“Paris” is read as Paris, France.")
+    expect(notice).toContain('href="/search?tn=London&amp;locale=en_GB&amp;fn=Paris%2C+United+States"')
+    // Far from the other end (over 1,000 km), at home: said too. A country named: no namesakes.
+    const far = readPlaces(g, new Map([["fn", "Paris"], ["tc", "33.6|-95.5"]]), "fr_FR").reads[0]!
+    expect([far.surprising, far.others.length]).toEqual([true, 1])
+    expect(readPlaces(g, new Map([["fn", "Paris, FR"], ["tn", "Lyon"]]), "fr_FR").reads.map((r) => r.surprising)).toEqual([false, false])
+  })
+
+  it("names an unknown place and the nearest names", () => {
+    const { reads } = readPlaces(g, new Map([["fn", "Pariss"]]), "fr_FR")
+    expect(reads[0]!.city).toBeUndefined()
+    expect(reads[0]!.nearest.map((c) => c.id)).toEqual([1, 2])
+    const notice = placeNotice(reads, new Map([["fn", "Pariss"]]), "fr_FR", translatorOf("fr_FR"))!.text
+    expect(notice).toContain("Nous ne connaissons pas de lieu appelé « Pariss ».")
+    expect(notice).toContain(">Paris, France</a>")
+  })
+})
+
+describe("the website's own filters", () => {
+  it("keeps the rides of that experience and comfort, pages them, and counts each facet without its own filter, as a scan would", () => {
+    const rnd = random(3)
+    for (let run = 0; run < 100; run++) {
+      const trips = Array.from({ length: Math.floor(rnd() * 250) }, (_, i) => ({
+        permanent_id: rnd() < 0.5 ? `t${i}` : `t${i}_0_${1 + Math.floor(rnd() * 3)}`,
+        car: { comfort_nb_star: 1 + Math.floor(rnd() * 4) }
+      }))
+      const experienceOf = new Map(trips.map((t) => [tripIdOf(t.permanent_id), Math.floor(rnd() * 5)]))
+      const answers = [0, 100, 200].filter((start) => start === 0 || start < trips.length).map((start) => ({
+        trips: trips.slice(start, start + 100),
+        pager: { page: 1 + start / 100, pages: Math.ceil(trips.length / 100), total: trips.length, limit: 100 },
+        facets: [{ name: "seats", type: "radio", items: [] }, { name: "experience", type: "radio", items: [] }, { name: "car_comfort", type: "checkbox", items: [] }]
+      }))
+      const experience = rnd() < 0.7 ? Math.floor(rnd() * 5) : undefined
+      const comfort = rnd() < 0.7 ? 1 + Math.floor(rnd() * 4) : undefined
+      const limit = 1 + Math.floor(rnd() * 20)
+      const kept = trips.filter((t) => (experience === undefined || experienceOf.get(tripIdOf(t.permanent_id)) === experience) && (comfort === undefined || t.car.comfort_nb_star === comfort))
+      const pages = Math.max(1, Math.ceil(kept.length / limit))
+      const page = 1 + Math.floor(rnd() * pages)
+      const out = websiteFiltered(answers, experienceOf, { experience, comfort }, page, limit)
+      expect(out.trips).toEqual(kept.slice((page - 1) * limit, page * limit))
+      expect(out.pager).toEqual({ page, pages, total: kept.length, limit })
+      const facet = (name: string) => (out.facets as Array<Json>).find((f) => f.name === name)!.items
+      expect(facet("experience")).toEqual(
+        [0, 1, 2, 3, 4].map((v) => ({
+          value: v,
+          count: trips.filter((t) => experienceOf.get(tripIdOf(t.permanent_id)) === v && (comfort === undefined || t.car.comfort_nb_star === comfort)).length,
+          is_selected: v === experience
+        }))
+      )
+      expect(facet("car_comfort")).toEqual(
+        [1, 2, 3, 4].map((v) => ({
+          value: v,
+          count: trips.filter((t) => t.car.comfort_nb_star === v && (experience === undefined || experienceOf.get(tripIdOf(t.permanent_id)) === experience)).length,
+          is_selected: v === comfort
+        }))
+      )
+      expect(facet("seats")).toEqual([])
+    }
+  })
+
+  it("reads a stored trip's id from every form of permanent id", () => {
+    expect(["3321-lyon-paris", "3321-lyon-paris_1_2", "3321-lyon-paris_m20365_2", "a_b_0_m7"].map(tripIdOf)).toEqual(["3321-lyon-paris", "3321-lyon-paris", "3321-lyon-paris", "a_b"])
+  })
+})
