@@ -3,7 +3,9 @@ import { TripNotFound, type DetailsError } from "./errors.js"
 import { decodeDetailsQuery } from "./model/DetailsQuery.js"
 import { LOCALE_TABLE } from "./model/Locale.js"
 import type { StoredTrip } from "./model/StoredTrip.js"
+import { PlaceNames } from "./ports/PlaceNames.js"
 import { TripStore } from "./ports/TripStore.js"
+import { cityNamer } from "./render/cityNamer.js"
 import { renderTripDetail } from "./render/renderTripDetail.js"
 import { tripSelfUrl } from "./render/renderSearchTrip.js"
 import { segmentView } from "./render/SegmentView.js"
@@ -36,7 +38,7 @@ export const tripDetails = (id: string, params: RawParams, context: RequestConte
     const rates = yield* (yield* TripStore).rates
     const nowMs = yield* Clock.currentTimeMillis
     const view = segmentView(stored, i, j, locale, query.cur ?? locale.currency, rates)
-    return renderTripDetail(view, locale, context, nowMs)
+    return renderTripDetail(view, locale, context, nowMs, cityNamer(yield* PlaceNames, locale))
   })
 
 /** `GET /api/v2/trips/{id}/threads`: the questions asked to the driver, with answers, when messaging is public. */

@@ -5,12 +5,14 @@ import type { Point } from "./geo/radius.js"
 import { LOCALE_TABLE, MINOR_DIGITS, type LocaleInfo } from "./model/Locale.js"
 import { decodeSearchQuery } from "./model/SearchQuery.js"
 import { mulDivRound, RATE_SCALE, scaledRate } from "./pricing/exactMath.js"
+import { PlaceNames } from "./ports/PlaceNames.js"
 import { PlaceResolver } from "./ports/PlaceResolver.js"
 import { TripMatcher } from "./ports/TripMatcher.js"
 import { TripStore } from "./ports/TripStore.js"
 import { applyFields } from "./render/applyFields.js"
 import { frontQuery } from "./render/frontQuery.js"
 import { renderFacets } from "./render/renderFacets.js"
+import { cityNamer } from "./render/cityNamer.js"
 import { renderPrice } from "./render/renderParts.js"
 import { renderSearchTrip } from "./render/renderSearchTrip.js"
 import { segmentView } from "./render/SegmentView.js"
@@ -59,12 +61,14 @@ export const searchTrips = (
     const trips: ReadonlyMap<string, ShownStoredTrip> =
       result.trips ?? (shown.length === 0 ? new Map() : yield* store.getTrips([...new Set(shown.map((h) => h.id))]))
     const currency = query.cur
+    const names = yield* PlaceNames
+    const cityName = cityNamer(names, locale)
     // A trip cancelled between matching and reading is left out rather than shown stale.
     const render = (hits: ReadonlyArray<SegmentHit>) =>
       hits.flatMap((h) => {
         const stored = trips.get(h.id)
         if (stored === undefined) return []
-        return [renderSearchTrip(segmentView(stored, h.i, h.j, locale, currency, rates), locale, context, h.fromKm, h.toKm)]
+        return [renderSearchTrip(segmentView(stored, h.i, h.j, locale, currency, rates), locale, context, h.fromKm, h.toKm, cityName)]
       })
 
     const axisKm = from !== undefined && to !== undefined ? Math.round(1.2 * haversineKm(from.lat, from.lon, to.lat, to.lon)) : undefined

@@ -10,6 +10,7 @@ import { normalizeName } from "./normalizeName.js"
 import { serbianToLatin } from "./serbianToLatin.js"
 
 let shared: Gazetteer | undefined
+let forNames: Gazetteer | undefined
 
 /** A place's city is looked for this far from its coordinates (docs/API.md, Place names). */
 export const LOCAL_NAME_RADIUS_KM = 30
@@ -42,6 +43,31 @@ export class Gazetteer {
       shared = new Gazetteer(cities, CITY_ALIASES, loadCityNames(cities))
     }
     return shared
+  }
+
+  /**
+   * A gazetteer that names places in the locales as `shared()` does, with only the cities that
+   * matter for it: those with a translation, and those that share a name with one (the others
+   * could only ever be shown as the feed wrote them). A tenth of the memory, for the search
+   * workers, which render places but resolve no names.
+   */
+  static sharedForNames(): Gazetteer {
+    if (shared !== undefined) return shared
+    if (forNames === undefined) {
+      const cities = loadCities()
+      const names = loadCityNames(cities)
+      const translated = new Gazetteer(
+        cities.filter((c) => names.has(c.id)),
+        CITY_ALIASES,
+        names
+      )
+      forNames = new Gazetteer(
+        cities.filter((c) => names.has(c.id) || translated.candidates(c.name).length > 0),
+        CITY_ALIASES,
+        names
+      )
+    }
+    return forNames
   }
 
   readonly cities: ReadonlyArray<GazetteerCity>

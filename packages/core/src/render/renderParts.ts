@@ -21,10 +21,13 @@ export const renderPrice = (minor: number, currency: CurrencyCode, bcp47: string
   return price as JsonObject
 }
 
+/** The `city_name` a waypoint is shown with: in the locale's language (`PlaceNames`). */
+export type CityNamer = (w: FeedTrip["waypoints"][number]) => string
+
 /** The Place object for waypoint k. */
-export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, marks?: JsonObject): JsonObject => {
+export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, cityName: CityNamer, marks?: JsonObject): JsonObject => {
   const w = trip.waypoints[k]!
-  const place: Record<string, unknown> = { city_name: w.city }
+  const place: Record<string, unknown> = { city_name: cityName(w) }
   if (w.address !== undefined) place["address"] = w.address
   place["latitude"] = w.lat
   place["longitude"] = w.lon

@@ -1,7 +1,7 @@
 import type { LocaleInfo } from "../model/Locale.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatLocalDate } from "./localTime.js"
-import { renderCar, renderPlace, renderPrice, renderValue, roundHalfUp } from "./renderParts.js"
+import { type CityNamer, renderCar, renderPlace, renderPrice, renderValue, roundHalfUp } from "./renderParts.js"
 import type { SegmentView } from "./SegmentView.js"
 
 export interface TripLinks {
@@ -39,7 +39,8 @@ export const renderSearchTrip = (
   locale: LocaleInfo,
   links: TripLinks,
   fromKm: number | undefined,
-  toKm: number | undefined
+  toKm: number | undefined,
+  cityName: CityNamer
 ): JsonObject => {
   const { trip } = view.stored
   const prices = renderTripPrices(view, locale.bcp47)
@@ -47,8 +48,8 @@ export const renderSearchTrip = (
   const out: Record<string, unknown> = {
     links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
-    departure_place: renderPlace(trip, view.i),
-    arrival_place: renderPlace(trip, view.j),
+    departure_place: renderPlace(trip, view.i, cityName),
+    arrival_place: renderPlace(trip, view.j, cityName),
     price: prices["price"],
     price_with_commission: prices["price_with_commission"],
     price_without_commission: prices["price_without_commission"],
@@ -66,7 +67,7 @@ export const renderSearchTrip = (
     answer_delay: trip.answer_delay,
     booking_mode: trip.booking_mode,
     booking_type: trip.booking_type,
-    locations_to_display: trip.waypoints.map((w) => w.city)
+    locations_to_display: trip.waypoints.map(cityName)
   }
   if (fromKm !== undefined) out["departure_passenger_routing"] = routing(fromKm)
   if (toKm !== undefined) out["arrival_passenger_routing"] = routing(toKm)

@@ -2,12 +2,18 @@ import type { LocaleInfo } from "../model/Locale.js"
 import type { StoredTrip } from "../model/StoredTrip.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatIsoWithOffset, formatLocalDate } from "./localTime.js"
-import { renderCar, renderPlace, renderValue, roundHalfUp } from "./renderParts.js"
+import { type CityNamer, renderCar, renderPlace, renderValue, roundHalfUp } from "./renderParts.js"
 import { renderTripLinks, renderTripPrices, type TripLinks } from "./renderSearchTrip.js"
 import { waypointLocalMs, type SegmentView } from "./SegmentView.js"
 
 /** The Trip detail object (docs/API.md, TripDetail). */
-export const renderTripDetail = (view: SegmentView<StoredTrip>, locale: LocaleInfo, links: TripLinks, nowMs: number): JsonObject => {
+export const renderTripDetail = (
+  view: SegmentView<StoredTrip>,
+  locale: LocaleInfo,
+  links: TripLinks,
+  nowMs: number,
+  cityName: CityNamer
+): JsonObject => {
   const { stored } = view
   const { trip } = stored
   const passed = view.departureUtcMs < nowMs
@@ -17,8 +23,8 @@ export const renderTripDetail = (view: SegmentView<StoredTrip>, locale: LocaleIn
     departure_date: formatLocalDate(view.departureLocalMs),
     departure_date_iso8601: formatIsoWithOffset(view.departureUtcMs, stored.zoneOffsets[view.i]!),
     is_passed: passed,
-    departure_place: renderPlace(trip, view.i),
-    arrival_place: renderPlace(trip, view.j),
+    departure_place: renderPlace(trip, view.i, cityName),
+    arrival_place: renderPlace(trip, view.j, cityName),
     ...renderTripPrices(view, locale.bcp47),
     seats_left: trip.seats_left,
     seats: trip.seats,
@@ -34,7 +40,7 @@ export const renderTripDetail = (view: SegmentView<StoredTrip>, locale: LocaleIn
     freeway: true,
     luggage: trip.luggage,
     stop_overs: trip.waypoints.map((_, k) =>
-      renderPlace(trip, k, {
+      renderPlace(trip, k, cityName, {
         ...(k === view.i ? { departure_place: true } : {}),
         ...(k === view.j ? { arrival_place: true } : {})
       })
@@ -50,7 +56,7 @@ export const renderTripDetail = (view: SegmentView<StoredTrip>, locale: LocaleIn
     cross_border_alert: trip.waypoints.some((w) => w.country !== departureCountry),
     trip_plan: trip.waypoints.map((w, k) => ({
       date: formatLocalDate(waypointLocalMs(stored, k)),
-      city: w.city,
+      city: cityName(w),
       ...(w.address !== undefined ? { address: w.address } : {}),
       latitude: w.lat,
       longitude: w.lon,
