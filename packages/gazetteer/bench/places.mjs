@@ -9,8 +9,12 @@ if (args.includes("--help")) {
   process.exit(0)
 }
 const roundsAt = args.indexOf("--rounds")
-for (const a of args) if (a.startsWith("--") && a !== "--rounds") throw new Error(`unknown flag ${a}`)
 const rounds = roundsAt === -1 ? 20 : Number(args[roundsAt + 1])
+const unknown = args.filter((_, k) => roundsAt === -1 || !(k === roundsAt || k === roundsAt + 1))
+if (unknown.length > 0 || !(Number.isInteger(rounds) && rounds > 0)) {
+  console.error(unknown.length > 0 ? `bench:places: unknown argument ${unknown[0]}` : "bench:places: --rounds takes a positive integer")
+  process.exit(2)
+}
 
 const KINDS = {
   "Latin": ["Paris", "London", "Berlin", "Madrid", "Milano", "Amsterdam", "Barcelona", "Lyon", "Sao Paulo", "Manchester"],

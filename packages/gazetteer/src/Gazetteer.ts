@@ -55,19 +55,23 @@ export class Gazetteer {
     if (shared !== undefined) return shared
     if (forNames === undefined) {
       const cities = loadCities()
-      const names = loadCityNames(cities)
-      const translated = new Gazetteer(
-        cities.filter((c) => names.has(c.id)),
-        CITY_ALIASES,
-        names
-      )
-      forNames = new Gazetteer(
-        cities.filter((c) => names.has(c.id) || translated.candidates(c.name).length > 0),
-        CITY_ALIASES,
-        names
-      )
+      forNames = Gazetteer.forNames(cities, loadCityNames(cities))
     }
     return forNames
+  }
+
+  /** `sharedForNames` over given cities and translations. */
+  static forNames(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries>): Gazetteer {
+    const translated = new Gazetteer(
+      cities.filter((c) => names.has(c.id)),
+      CITY_ALIASES,
+      names
+    )
+    return new Gazetteer(
+      cities.filter((c) => names.has(c.id) || translated.candidates(c.name).length > 0),
+      CITY_ALIASES,
+      names
+    )
   }
 
   readonly cities: ReadonlyArray<GazetteerCity>
@@ -75,6 +79,7 @@ export class Gazetteer {
   private readonly byId = new Map<number, GazetteerCity>()
   private readonly byCountry = new Map<string, Array<GazetteerCity>>()
   private readonly names: ReadonlyMap<number, CityNameEntries>
+  private readonly aliasesOf = new Map<number, ReadonlyArray<string>>()
   private readonly placeMemo = new Map<string, GazetteerCity | null>()
   private suggestions: SuggestIndex | undefined
 
@@ -102,6 +107,7 @@ export class Gazetteer {
       // An alias table made for the full data set may name cities a smaller test set lacks.
       if (city === undefined) continue
       for (const name of alias.aliases) this.add(normalizeName(name), city)
+      this.aliasesOf.set(city.id, [...(this.aliasesOf.get(city.id) ?? []), ...alias.aliases])
     }
     for (const list of this.byCountry.values()) list.sort(byPopulation)
   }
@@ -121,7 +127,12 @@ export class Gazetteer {
   namesOf(city: GazetteerCity): ReadonlyArray<string> {
     const entries = this.names.get(city.id) ?? []
     const serbian = entries[SERBIAN]
-    return [city.name, ...entries.filter((e) => e !== ""), ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])]
+    return [
+      city.name,
+      ...(this.aliasesOf.get(city.id) ?? []),
+      ...entries.filter((e) => e !== ""),
+      ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])
+    ]
   }
 
   /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
