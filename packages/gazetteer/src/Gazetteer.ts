@@ -14,9 +14,15 @@ let forNames: Gazetteer | undefined
 
 /** A place's city is looked for this far from its coordinates (docs/API.md, Place names). */
 export const LOCAL_NAME_RADIUS_KM = 30
-/** Distinct places whose city `localCityName` remembers before it starts over. */
+/** Distinct places whose city `localCityName` remembers (and cities whose names `nameIn` does) before it starts over. */
 const LOCAL_NAME_MEMO = 100_000
 const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
+
+interface PlaceSeen {
+  readonly lat: number
+  readonly lon: number
+  readonly city: GazetteerCity | null
+}
 
 /** One city a `suggest` answers. */
 export interface PlaceSuggestion {
@@ -80,7 +86,11 @@ export class Gazetteer {
   private readonly byCountry = new Map<string, Array<GazetteerCity>>()
   private readonly names: ReadonlyMap<number, CityNameEntries>
   private readonly aliasesOf = new Map<number, ReadonlyArray<string>>()
-  private readonly placeMemo = new Map<string, GazetteerCity | null>()
+  /** Per text and country, the places met and their city (null: none). */
+  private readonly placeMemo = new Map<string, Array<PlaceSeen>>()
+  private placesSeen = 0
+  /** Per city, its name in each locale once asked (null: none). */
+  private readonly localNames = new Map<GazetteerCity, Map<LocaleCode, string | null>>()
   private suggestions: SuggestIndex | undefined
 
   constructor(cities: ReadonlyArray<GazetteerCity>, aliases: ReadonlyArray<CityAlias> = [], names: ReadonlyMap<number, CityNameEntries> = new Map()) {
@@ -137,7 +147,14 @@ export class Gazetteer {
 
   /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
   nameIn(city: GazetteerCity, locale: LocaleCode): string | undefined {
-    return localeCityName(this.names.get(city.id), locale)
+    let byLocale = this.localNames.get(city)
+    if (byLocale === undefined) {
+      if (this.localNames.size >= LOCAL_NAME_MEMO) this.localNames.clear()
+      this.localNames.set(city, (byLocale = new Map()))
+    }
+    let name = byLocale.get(locale)
+    if (name === undefined) byLocale.set(locale, (name = localeCityName(this.names.get(city.id), locale) ?? null))
+    return name ?? undefined
   }
 
   /**
@@ -145,9 +162,11 @@ export class Gazetteer {
    * nearest to the coordinates within 30 km, ties to the larger population then the smaller id.
    */
   placeCity(text: string, country: string, lat: number, lon: number): GazetteerCity | undefined {
-    const key = `${country}\u0000${lat}\u0000${lon}\u0000${text}`
-    const known = this.placeMemo.get(key)
-    if (known !== undefined) return known ?? undefined
+    // Keyed by the text and country only: a feed's places of one name are few (a city and its
+    // meeting points), and comparing two numbers costs less than writing them into a key.
+    const key = `${country}\u0000${text}`
+    let seen = this.placeMemo.get(key)
+    if (seen !== undefined) for (const p of seen) if (p.lat === lat && p.lon === lon) return p.city ?? undefined
     let best: GazetteerCity | undefined
     let bestKm = Infinity
     for (const city of this.byName.get(normalizeName(text)) ?? []) {
@@ -159,8 +178,14 @@ export class Gazetteer {
         bestKm = km
       }
     }
-    if (this.placeMemo.size >= LOCAL_NAME_MEMO) this.placeMemo.clear()
-    this.placeMemo.set(key, best ?? null)
+    if (this.placesSeen >= LOCAL_NAME_MEMO) {
+      this.placeMemo.clear()
+      this.placesSeen = 0
+      seen = undefined
+    }
+    if (seen === undefined) this.placeMemo.set(key, (seen = []))
+    seen.push({ lat, lon, city: best ?? null })
+    this.placesSeen++
     return best
   }
 
