@@ -44,8 +44,8 @@ export class Gazetteer {
   /**
    * A gazetteer that names places in the locales as `shared()` does, with only the cities that
    * matter for it: those with a translation, and those that share a name with one (the others
-   * could only ever be shown as the feed wrote them). A tenth of the memory, for the search
-   * workers, which render places but resolve no names.
+   * could only ever be shown as the feed wrote them). Under half the heap (28 MB against 62),
+   * for the search workers, which render places but resolve no names.
    */
   static sharedForNames(): Gazetteer {
     if (shared !== undefined) return shared
@@ -63,8 +63,10 @@ export class Gazetteer {
       CITY_ALIASES,
       names
     )
+    const aliases = new Map(CITY_ALIASES.map((a) => [a.cityId, a.aliases]))
+    const sharesAName = (c: GazetteerCity) => [c.name, ...(aliases.get(c.id) ?? [])].some((n) => translated.candidates(n).length > 0)
     return new Gazetteer(
-      cities.filter((c) => names.has(c.id) || translated.candidates(c.name).length > 0),
+      cities.filter((c) => names.has(c.id) || sharesAName(c)),
       CITY_ALIASES,
       names
     )
