@@ -5,7 +5,7 @@ import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Layer } from "effect"
 import { InMemoryTripMatcher, TripSearchClient } from "@tripsearch/core"
-import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { GazetteerPlaceNames, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { isPostgresUrl, tripStoreLayer } from "@tripsearch/store"
 
 // The store `npm start` creates, found from this file rather than from the working directory.
@@ -29,7 +29,7 @@ if (!isPostgresUrl(db) && !existsSync(db)) {
 
 const store = tripStoreLayer(db)
 const client = await TripSearchClient.make(
-  Layer.mergeAll(store, GazetteerPlaceResolver.layer, Layer.provide(InMemoryTripMatcher.layer, store))
+  Layer.mergeAll(store, GazetteerPlaceResolver.layer, GazetteerPlaceNames.layer, Layer.provide(InMemoryTripMatcher.layer, store))
 )
 
 const result = await client.search({ locale: "fr_FR", cur: "EUR", fn: from, limit: "5" })

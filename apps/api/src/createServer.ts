@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
 import { InMemoryTripMatcher, KeyStore, PlaceResolver, TripStore } from "@tripsearch/core"
 import { GeoPoolService, type IndexLoad, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
-import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { GazetteerPlaceNames, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import {
   ALLOWED_METHODS,
   ApiMetrics,
@@ -97,7 +97,7 @@ export const apiLayer = (
     config.productionDailyLimit === undefined
       ? keyStoreLayer(db)
       : productionLimitOverride(config.productionDailyLimit).pipe(Layer.provide(keyStoreLayer(db)))
-  return Layer.mergeAll(matcherAndStore, keys, places)
+  return Layer.mergeAll(matcherAndStore, keys, places, GazetteerPlaceNames.layer)
 }
 
 /** The KeyStore with `PRODUCTION_DAILY_LIMIT` as the daily limit of every production-tier key. */

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { feedLines } from "@tripsearch/dataset"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import { createKey, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATASET_SEED, REPO_ROOT } from "../src/config.js"
@@ -17,7 +18,11 @@ interface FeedWaypoint {
   readonly city: string
   readonly lat: number
   readonly lon: number
+  readonly country: string
 }
+
+/** A waypoint's `city_name` in a locale (docs/API.md, Place names). */
+const nameIn = (w: FeedWaypoint, locale: "fr_FR" | "ru_RU" | "uk_UA") => Gazetteer.shared().localCityName(w.city, w.country, w.lat, w.lon, locale)
 interface FeedLine {
   readonly id: string
   readonly status?: string
@@ -144,15 +149,15 @@ describe("the API server end to end, over a small generated store", () => {
     expect(trip!.departure_date).toMatch(LOCAL_DATE)
     expectPlace(trip!.departure_place)
     expectPlace(trip!.arrival_place)
-    expect(trip!.departure_place.city_name).toBe(first.city)
-    expect(trip!.arrival_place.city_name).toBe(last.city)
+    expect(trip!.departure_place.city_name).toBe(nameIn(first, "fr_FR"))
+    expect(trip!.arrival_place.city_name).toBe(nameIn(last, "fr_FR"))
     for (const name of ["price", "price_with_commission", "price_without_commission"]) expectPrice(trip![name], true)
     expectPrice(trip!.commission, false)
     expect(trip!.duration.unity).toBe("s")
     expect(trip!.distance.unity).toBe("km")
     expect(trip!.multimodal_id).toEqual({ source: "CARPOOLING", id: target.id })
     expect(trip!.freeway).toBe(true)
-    expect(trip!.locations_to_display).toEqual(target.waypoints.map((w) => w.city))
+    expect(trip!.locations_to_display).toEqual(target.waypoints.map((w) => nameIn(w, "fr_FR")))
     expect(trip!.departure_passenger_routing.routes[0].type).toBe("AS_THE_CROW_FLIES")
     expect(trip!.links._self.startsWith(`${API_BASE}/api/v2/trips/${target.id}`)).toBe(true)
     expect(trip!.links._front).toBe(`${WEBSITE_BASE}/trip/${target.id}?locale=fr_FR&cur=EUR`)
@@ -228,6 +233,28 @@ describe("the API server end to end, over a small generated store", () => {
     expect(lines.length).toBe(10)
     expect(lines.some((l) => l.path === "/api/v2/trips" && l.query === searchQuery && l.status === 200)).toBe(true)
     expect(readFileSync(queryLogPath, "utf8")).not.toContain(demoKey.key)
+  })
+
+  it("names the places in the locale's language from the pool's workers too (ru_RU, uk_UA)", async () => {
+    // A trip whose ends have Russian names that differ from the feed's text.
+    const trips = [...feedLines({ trips: TRIPS, seed: DATASET_SEED, nowMs })].map((line) => JSON.parse(line) as FeedLine)
+    const russian = trips.find(
+      (t) =>
+        (t.status ?? "active") === "active" &&
+        Date.parse(t.departure_time) > nowMs + 2 * 3_600_000 &&
+        [t.waypoints[0]!, t.waypoints.at(-1)!].every((w) => nameIn(w, "ru_RU") !== w.city)
+    )!
+    expect(russian, "a trip between cities with Russian names").toBeDefined()
+    const [from, to] = [russian.waypoints[0]!, russian.waypoints.at(-1)!]
+    for (const [locale, cur] of [["ru_RU", "RUB"], ["uk_UA", "UAH"]] as const) {
+      const query = `locale=${locale}&cur=${cur}&fc=${from.lat}%7C${from.lon}&tc=${to.lat}%7C${to.lon}&radius=1&limit=100`
+      const body = (await (await get(`/api/v2/trips?${query}&key=${demoKey.key}`)).json()) as Json
+      const trip = (body.trips as Array<Json>).find((t) => t.permanent_id === russian.id)!
+      expect([trip.departure_place.city_name, trip.arrival_place.city_name]).toEqual([nameIn(from, locale), nameIn(to, locale)])
+      expect(trip.locations_to_display).toEqual(russian.waypoints.map((w) => nameIn(w, locale)))
+    }
+    expect(nameIn(from, "ru_RU")).toMatch(/\p{Script=Cyrillic}/u)
+    expect(nameIn(from, "ru_RU")).not.toMatch(/\p{Script=Latin}/u)
   })
 })
 

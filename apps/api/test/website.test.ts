@@ -3,6 +3,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { ERROR_TOKENS, openApiDocument } from "@tripsearch/http-express"
 import { feedLines } from "@tripsearch/dataset"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -15,7 +16,7 @@ interface FeedLine {
   readonly id: string
   readonly status?: string
   readonly departure_time: string
-  readonly waypoints: Array<{ city: string; lat: number; lon: number }>
+  readonly waypoints: Array<{ city: string; lat: number; lon: number; country: string }>
   readonly messaging_status?: string
   readonly questions?: Array<{ question: string; answer?: string; asked_at: string }>
   readonly car: { make: string; model: string }
@@ -157,7 +158,10 @@ describe("the website, served by the API server over a small store", () => {
     const whole = await page(`/trip/${encodeURIComponent(long.id)}?locale=fr_FR`)
     expect(whole.status).toBe(200)
     const stops = [...whole.text.matchAll(/<li( class="searched")?><time>[^<]*<\/time> ([^<,(]*)/g)]
-    expect(stops.map((m) => unescape(m[2]!).trim())).toEqual(long.waypoints.map((w) => w.city))
+    // The places in French, as the API names them (docs/API.md, Place names).
+    expect(stops.map((m) => unescape(m[2]!).trim())).toEqual(
+      long.waypoints.map((w) => Gazetteer.shared().localCityName(w.city, w.country, w.lat, w.lon, "fr_FR"))
+    )
     expect(stops.every((m) => m[1] !== undefined)).toBe(true)
     expect(whole.text.match(/<circle /g)?.length).toBe(long.waypoints.length)
     // The price as the API formats it for the locale.

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { performance } from "node:perf_hooks"
 import { InMemoryTripMatcher } from "@tripsearch/core"
-import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { GazetteerPlaceNames, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { answerApiRequest } from "@tripsearch/http-express"
 import { displayDb, isPostgresUrl, tripStoreLayer } from "@tripsearch/store"
 import { Layer, ManagedRuntime } from "effect"
@@ -71,7 +71,7 @@ type CoreServices = Layer.Layer.Success<ReturnType<typeof coreLayer>>
 
 /** The core's services over the store `--db` names (SQLite or PostgreSQL): the API's wiring, with the in-thread matcher. */
 const coreLayer = (db: string) =>
-  Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(tripStoreLayer(db))), GazetteerPlaceResolver.layer)
+  Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(tripStoreLayer(db))), GazetteerPlaceResolver.layer, GazetteerPlaceNames.layer)
 
 /**
  * The embedded core: the use-cases over the trip store, layers built once in a ManagedRuntime,

@@ -3,7 +3,9 @@ import { TripNotFound, type DetailsError } from "./errors.js"
 import { decodeDetailsQuery } from "./model/DetailsQuery.js"
 import { LOCALE_TABLE } from "./model/Locale.js"
 import type { StoredTrip } from "./model/StoredTrip.js"
+import { PlaceNames } from "./ports/PlaceNames.js"
 import { TripStore } from "./ports/TripStore.js"
+import { cityNamer } from "./render/cityNamer.js"
 import { renderTripDetail } from "./render/renderTripDetail.js"
 import { tripSelfUrl } from "./render/renderSearchTrip.js"
 import { endsKnown, meetingPointIdsOf, type RoadEnds, segmentId, segmentView } from "./render/SegmentView.js"
@@ -53,7 +55,7 @@ export const tripDetails = (id: string, params: RawParams, context: RequestConte
     const rates = yield* (yield* TripStore).rates
     const nowMs = yield* Clock.currentTimeMillis
     const view = segmentView(stored, i, j, locale, query.cur ?? locale.currency, rates, ends)
-    return renderTripDetail(view, locale, context, nowMs, meetingPoints)
+    return renderTripDetail(view, locale, context, nowMs, cityNamer(yield* PlaceNames, locale), meetingPoints)
   })
 
 /** `GET /api/v2/trips/{id}/threads`: the questions asked to the driver, with answers, when messaging is public. */

@@ -5,12 +5,14 @@ import type { Point } from "./geo/radius.js"
 import { LOCALE_TABLE, MINOR_DIGITS, type LocaleInfo } from "./model/Locale.js"
 import { decodeSearchQuery } from "./model/SearchQuery.js"
 import { mulDivRound, RATE_SCALE, scaledRate } from "./pricing/exactMath.js"
+import { PlaceNames } from "./ports/PlaceNames.js"
 import { PlaceResolver } from "./ports/PlaceResolver.js"
 import { TripMatcher } from "./ports/TripMatcher.js"
 import { TripStore } from "./ports/TripStore.js"
 import { applyFields } from "./render/applyFields.js"
 import { frontQuery } from "./render/frontQuery.js"
 import { renderFacets } from "./render/renderFacets.js"
+import { cityNamer } from "./render/cityNamer.js"
 import { renderPrice } from "./render/renderParts.js"
 import { renderSearchTrip } from "./render/renderSearchTrip.js"
 import { endsKnown, meetingPointIdsOf, segmentView } from "./render/SegmentView.js"
@@ -66,13 +68,15 @@ export const searchTrips = (
     const meetingPoints = mpIds.length === 0 ? new Map() : yield* store.meetingPoints([...new Set(mpIds)])
     // A trip cancelled between matching and reading is left out rather than shown stale, and so is
     // a segment whose meeting point along the road was removed meanwhile.
+    const names = yield* PlaceNames
+    const cityName = cityNamer(names, locale)
     const render = (hits: ReadonlyArray<SegmentHit>) =>
       hits.flatMap((h) => {
         const stored = trips.get(h.id)
         if (stored === undefined) return []
         const view = segmentView(stored, h.i, h.j, locale, currency, rates, h)
         if (!endsKnown(view, meetingPoints)) return []
-        return [renderSearchTrip(view, locale, context, h.fromKm, h.toKm, meetingPoints)]
+        return [renderSearchTrip(view, locale, context, h.fromKm, h.toKm, cityName, meetingPoints)]
       })
 
     const axisKm = from !== undefined && to !== undefined ? Math.round(1.2 * haversineKm(from.lat, from.lon, to.lat, to.lon)) : undefined

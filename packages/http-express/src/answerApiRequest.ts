@@ -9,6 +9,7 @@ import {
   type RawParams,
   type RequestContext,
   searchTrips,
+  suggestPlaces,
   type TripMatcher,
   tripDetails,
   TripStore,
@@ -42,6 +43,7 @@ export interface UseCases {
   ) => Effect.Effect<ReplyBody, unknown, UseCaseServices>
   readonly tripDetails: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
   readonly tripThreads: (id: string, params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown, TripStore>
+  readonly suggestPlaces: (params: RawParams, context: RequestContext) => Effect.Effect<JsonObject, unknown>
 }
 
 /**
@@ -158,7 +160,8 @@ const answerUncompressed = async <R = never>(
   const cases: UseCases = {
     searchTrips: options.useCases?.searchTrips ?? searchTrips,
     tripDetails: options.useCases?.tripDetails ?? tripDetails,
-    tripThreads: options.useCases?.tripThreads ?? tripThreads
+    tripThreads: options.useCases?.tripThreads ?? tripThreads,
+    suggestPlaces: options.useCases?.suggestPlaces ?? suggestPlaces
   }
   const requestContext: RequestContext = {
     apiBaseUrl: options.apiBaseUrl,
@@ -177,7 +180,9 @@ const answerUncompressed = async <R = never>(
         )
       : route._tag === "Details"
         ? cases.tripDetails(route.id, read.params, requestContext)
-        : cases.tripThreads(route.id, read.params, requestContext)
+        : route._tag === "Places"
+          ? cases.suggestPlaces(read.params, requestContext)
+          : cases.tripThreads(route.id, read.params, requestContext)
   const admission: Admission<R> = options.admission ?? admitAll
   const admitted = admission(read.keys, useCase, { requestId, receivedAtMs: context.receivedAtMs ?? Date.now() })
   const exit = await runtime.runPromiseExit(admitted, { signal: context.signal })

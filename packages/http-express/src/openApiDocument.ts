@@ -7,6 +7,8 @@ import {
   LOCALE_TABLE,
   LOCALES,
   MINOR_DIGITS,
+  PlacesParams,
+  PlacesResponse,
   SearchParams,
   SearchResponse,
   ThreadsResponse,
@@ -29,6 +31,10 @@ const OVERVIEW = `A read-only REST service that searches carpooling trips and re
 A search names a departure and an arrival, each by name (\`fn\`, \`tn\`) or by coordinates (\`fc\`, \`tc\`); either may be left out. A trip with waypoints \`w0..wn\` matches when some waypoint \`wi\` lies within the departure radius of the departure place and a later waypoint \`wj\` within the arrival radius of the arrival place (great-circle distances). Of all such pairs the one with the smallest sum of the two distances is kept (ties: smallest \`i\`, then \`j\`). With only a departure, the trip runs from its nearest waypoint to its end; with only an arrival, from its start to its nearest waypoint. The result is the segment \`wi -> wj\`: its departure, arrival, distance, duration and price are those of that part of the trip, and its \`permanent_id\` is the trip id for the whole trip, else \`{id}_{i}_{j}\`. The filters (dates, hours, seats, photo, \`aa\`, prices, \`shortlines\`) then apply to that segment, in the departure waypoint's local time; a trip appears at most once. Departed and cancelled trips never match.
 
 Results are sorted by departure (\`sort=trip_date\`, the default) or by price (\`sort=trip_price\`), ties broken by the other key and then by \`permanent_id\` (compared as a plain string). \`top_trips\` (page 1 only, even with \`limit=0\`) holds up to three matched trips with automatic booking and at least \`max(1, seats)\` seats left, the lowest price per kilometre of the segment first (a segment of zero length last), then by departure, whatever \`sort\` says.
+
+## Place names
+
+Every city name a response shows (a Place's \`city_name\`, \`stop_overs\`, a \`trip_plan\`'s \`city\`, \`locations_to_display\`) is in the locale's language, from GeoNames' translations (CC BY 4.0): the city is the one of the gazetteer in the place's country that has the feed's text among its names (in any language) and lies nearest the place's coordinates, within 30 km (ties: larger population, then smaller GeoNames id); it is shown by its name in the locale. The locale's language is its first part (\`pt_BR\` reads Brazilian Portuguese names, then Portuguese ones); \`sr_Latn_RS\` shows Serbian names in the Latin alphabet (\`Беч\` -> \`Beč\`). A name counts only when all its letters are of the locale's script (Cyrillic for \`ru_RU\` and \`uk_UA\`, Latin for the others). A place with no such city, or whose city has no name in the locale, is shown as the feed wrote it. Addresses and meeting point names are never translated. \`GET /api/v2/places\` suggests cities for a typed name, named the same way.
 
 ## Facets
 
@@ -267,7 +273,7 @@ const ID_PARAMETER = {
  */
 export const openApiDocument = (apiBaseUrl: string): Json => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
-  for (const schema of [SearchResponse, TripDetail, ThreadsResponse, ErrorBody]) {
+  for (const schema of [SearchResponse, TripDetail, ThreadsResponse, PlacesResponse, ErrorBody]) {
     JSONSchema.fromAST(schema.ast, { definitions, definitionPath: SCHEMAS, target: "openApi3.1" })
   }
   const detailsParameters = [ID_PARAMETER, ...queryParameters(DetailsParams)]
@@ -276,7 +282,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
     info: { title: "tripsearch trip search API", version: "2", description: OVERVIEW },
     servers: [{ url: apiBaseUrl }],
     security: [{ keyHeader: [] }, { keyQuery: [] }],
-    tags: [{ name: "trips" }, { name: "service" }],
+    tags: [{ name: "trips" }, { name: "places" }, { name: "service" }],
     paths: withHeadAndOptions({
       "/api/v2/trips": {
         get: {
@@ -315,6 +321,17 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           description: "The address of a trip's `links._threads`: the public questions asked to the driver, with their answers.",
           parameters: detailsParameters,
           responses: { "200": ok("The trip's threads.", "ThreadsResponse"), ...keyedErrors, "404": responseRef("TripNotFound"), "503": responseRef("StoreUnavailable") }
+        }
+      },
+      "/api/v2/places": {
+        get: {
+          operationId: "suggestPlaces",
+          tags: ["places"],
+          summary: "Cities for a typed name",
+          description:
+            "Suggestions for a place field while the user types: up to 10 cities of the gazetteer with a name that starts with `q`, in any of the locales' languages (`Mnich`, `Мюнх` and `Minh` all offer München), each named in the locale's language. Counted against the key's quota like a search.",
+          parameters: queryParameters(PlacesParams),
+          responses: { "200": ok("The suggested cities, best first (none when nothing matches).", "PlacesResponse"), ...keyedErrors }
         }
       },
       "/api/v2/openapi.json": {

@@ -18,6 +18,7 @@ export type ApiRoute =
   | { readonly _tag: "Search" }
   | { readonly _tag: "Details"; readonly id: string }
   | { readonly _tag: "Threads"; readonly id: string }
+  | { readonly _tag: "Places" }
 
 /** Where the key of a request may be (docs/API.md, Keys): the `key` header wins over the query's. */
 export interface KeySources {
@@ -71,6 +72,7 @@ export const DEFAULT_MAX_URL_LENGTH = 8 * 1024
 const API_ROUTE = /^\/api\/v2\/trips(?:\/([^/]+?))?(\/threads)?\/?$/i
 const HEALTH_ROUTE = /^\/health\/?$/i
 const OPENAPI_ROUTE = /^\/api\/v2\/openapi\.json$/i
+const PLACES_ROUTE = /^\/api\/v2\/places\/?$/i
 
 const SEARCH_ROUTE = /^\/api\/v2\/trips\/?$/i
 
@@ -155,22 +157,23 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     )
   }
   const m = API_ROUTE.exec(path)
-  const resource = HEALTH_ROUTE.test(path) || OPENAPI_ROUTE.test(path) || (m !== null && !(m[2] !== undefined && m[1] === undefined))
+  const places = PLACES_ROUTE.test(path)
+  const resource = HEALTH_ROUTE.test(path) || OPENAPI_ROUTE.test(path) || places || (m !== null && !(m[2] !== undefined && m[1] === undefined))
   if (isOptions && (resource || path === "*")) {
     const preflight = headerOf(request.headers, "origin") !== undefined && headerOf(request.headers, "access-control-request-method") !== undefined
     return { _tag: "Options", apiRequest: false, preflight }
   }
   if (HEALTH_ROUTE.test(path)) return { _tag: "Health", apiRequest: false }
   if (OPENAPI_ROUTE.test(path)) return { _tag: "OpenApi", apiRequest: false }
-  if (m === null || !resource) {
+  if (!places && (m === null || !resource)) {
     return refused(bestEffortFormat(query, accept), {
       status: 404,
       token: "resource.not_found",
       message: "No resource at this path: the API lives under /api/v2/trips"
     })
   }
-  let route: ApiRoute = { _tag: "Search" }
-  if (m[1] !== undefined) {
+  let route: ApiRoute = places ? { _tag: "Places" } : { _tag: "Search" }
+  if (m !== null && m[1] !== undefined) {
     let id: string
     try {
       id = decodeURIComponent(m[1])

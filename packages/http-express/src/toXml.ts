@@ -14,7 +14,8 @@ export const XML_SINGULARS: Readonly<Record<string, string>> = {
   locations_to_display: "location",
   passengers: "passenger",
   vehicle_pictures: "picture",
-  threads: "thread"
+  threads: "thread",
+  places: "place"
 }
 
 /** Item element of an array whose name is not in the table. */

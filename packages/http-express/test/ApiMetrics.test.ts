@@ -1,4 +1,4 @@
-import { type ApiKey, InvalidParameter, TripNotFound } from "@tripsearch/core"
+import { type ApiKey, InvalidParameter, TripNotFound, suggestPlaces } from "@tripsearch/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiMetrics, createApp, type IndexState, readExposition, sampleOf, seriesOf, type UseCases } from "../src/index.js"
@@ -14,6 +14,8 @@ const keys: Record<string, ApiKey> = {
 
 
 const useCases: UseCases = {
+  // The core's own: with no gazetteer provided, it suggests nothing.
+  suggestPlaces,
   searchTrips: (params) =>
     params.fn === "Slow"
       ? Effect.never

@@ -7,7 +7,8 @@ import {
   type RawParams,
   type RequestContext,
   ServiceOverloaded,
-  TripNotFound
+  TripNotFound,
+  suggestPlaces
 } from "@tripsearch/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { XMLParser } from "fast-xml-parser"
@@ -36,6 +37,8 @@ const repeated = (params: RawParams) => Object.entries(params).find(([, v]) => A
 
 /** Use-cases standing for the core: each branch drives one adapter rule. */
 const fakeUseCases: UseCases = {
+  // The core's own: with no gazetteer provided, it suggests nothing.
+  suggestPlaces,
   searchTrips: (params, ctx) => {
     const rep = repeated(params)
     if (rep !== undefined) return Effect.fail(new InvalidParameter({ parameter: rep, message: `${rep}: must be given at most once` }))

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
-import { type ApiKey, InvalidParameter, type JsonObject, TripNotFound } from "@tripsearch/core"
+import { type ApiKey, InvalidParameter, type JsonObject, TripNotFound, suggestPlaces } from "@tripsearch/core"
 import { checkNodeAnswer } from "@tripsearch/openapi-contract"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
@@ -26,6 +26,8 @@ const trip = (i: number): JsonObject => ({
 
 /** `fn=Big` (30 trips) and trip `big` are over the compression threshold; the rest are small. */
 const useCases: UseCases = {
+  // The core's own: with no gazetteer provided, it suggests nothing.
+  suggestPlaces,
   searchTrips: (params) =>
     Object.values(params).some(Array.isArray)
       ? Effect.fail(new InvalidParameter({ parameter: "page", message: "page: must be given at most once" }))

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { type ApiKey, InMemoryTripMatcher, KeyStore } from "@tripsearch/core"
-import { GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { GazetteerPlaceNames, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import { createKey, type openDatabase, SqliteKeyStore, SqliteTripStore } from "@tripsearch/storage-sqlite"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { Express } from "express"
@@ -77,14 +77,14 @@ export interface RealStack extends Running {
 
 /**
  * The app over `db` (a SQLite store the test filled) with the real core: the store and key store
- * adapters, the in-thread matcher and the gazetteer; links on https://api.test and
+ * adapters, the in-thread matcher and the gazetteer (names and place names); links on https://api.test and
  * https://www.test, logs dropped; a basic key named `keyName` created in `db`.
  */
 export const listenOverStore = async (db: ReturnType<typeof openDatabase>, keyName: string): Promise<RealStack> => {
   const key = createKey(db, { name: keyName, tier: "basic" }).key
   const store = SqliteTripStore.layerDatabase(db)
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer)
+    Layer.mergeAll(InMemoryTripMatcher.layer.pipe(Layer.provideMerge(store)), SqliteKeyStore.layerDatabase(db), GazetteerPlaceResolver.layer, GazetteerPlaceNames.layer)
   )
   const running = await listen(
     createApp({ runtime, config: { apiBaseUrl: "https://api.test", websiteBaseUrl: "https://www.test", logger: { info: () => {}, error: () => {} } } })

@@ -263,3 +263,26 @@ export const ThreadsResponse = Schema.Struct({
   identifier: "ThreadsResponse",
   description: "The trip's questions and answers when its messaging is public; an empty list when it is private."
 })
+
+/** `GET /api/v2/places`: the cities a typed name may mean, best first. */
+export const PlacesResponse = Schema.Struct({
+  links: Links,
+  places: Schema.Array(
+    Schema.Struct({
+      id: Int,
+      name: Schema.String,
+      country_code: Schema.String,
+      latitude: Schema.Number,
+      longitude: Schema.Number,
+      population: Int
+    }).annotations({
+      identifier: "PlaceSuggestion",
+      description:
+        "A city of the gazetteer: its GeoNames `id`, its `name` in the locale's language (its GeoNames name where the locale has none), its country (ISO 3166-1 alpha-2), coordinates and population. Given as `fn` or `tn`, its `name` resolves by the rules of `fn`: among cities of that name, the locale's country first, then the largest population."
+    })
+  )
+}).annotations({
+  identifier: "PlacesResponse",
+  description:
+    "Up to 10 cities with a name (in any of the locales' languages) that starts with `q`: those named exactly `q` first, then those of the locale's country, then the most populous, then the smallest id."
+})

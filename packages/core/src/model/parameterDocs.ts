@@ -43,7 +43,7 @@ const SEARCH_PARAMETERS = {
   _format: format,
   fn: {
     description:
-      "Departure place name, resolved to a city of at least 1,000 inhabitants (case, accents and punctuation ignored). Comma-separated parts naming a country restrict the country (`Paris, FR`); among equal names the locale's country comes first, then the largest population. A name that resolves to nothing is a 404 `place.not_found`. Ignored when `fc` is given.",
+      "Departure place name, resolved to a city of at least 1,000 inhabitants (case, accents and punctuation ignored): its GeoNames name or its name in any of the locales' languages, in any script (`Mnichov`, `Monachium`, `Мюнхен` and `Minhen` all name München). Comma-separated parts naming a country restrict the country (`Paris, FR`); among equal names the locale's country comes first, then the largest population. A name that resolves to nothing is a 404 `place.not_found`. Ignored when `fc` is given.",
     examples: ["Paris"]
   },
   tn: { description: "Arrival place name, resolved like `fn`. Ignored when `tc` is given.", examples: ["Lyon"] },
@@ -92,6 +92,20 @@ export const DETAILS_PARAMETER_DOCS = {
   cur: {
     description: "Currency of every price: the locale's default currency (the default) or its alternative one.",
     examples: ["EUR"]
+  },
+  _format: format
+} satisfies Record<string, ParameterDoc>
+
+/** Docs of the parameters of `GET /api/v2/places`. */
+export const PLACES_PARAMETER_DOCS = {
+  locale: {
+    description: "The user's locale: the language of the names answered, and the country whose cities come first after exact names.",
+    examples: ["cs_CZ"]
+  },
+  q: {
+    description:
+      "What the user has typed: the start of a city name, or a whole one, in any of the locales' languages or scripts (case, accents and punctuation ignored). 1 to 100 characters, not blank.",
+    examples: ["Mnich"]
   },
   _format: format
 } satisfies Record<string, ParameterDoc>

@@ -22,10 +22,13 @@ export const renderPrice = (minor: number, currency: CurrencyCode, bcp47: string
   return price as JsonObject
 }
 
+/** The `city_name` a waypoint is shown with: in the locale's language (`PlaceNames`). */
+export type CityNamer = (w: Pick<FeedTrip["waypoints"][number], "city" | "country" | "lat" | "lon">) => string
+
 /** The Place object for waypoint k. */
-export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, marks?: JsonObject): JsonObject => {
+export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, cityName: CityNamer, marks?: JsonObject): JsonObject => {
   const w = trip.waypoints[k]!
-  const place: Record<string, unknown> = { city_name: w.city }
+  const place: Record<string, unknown> = { city_name: cityName(w) }
   if (w.address !== undefined) place["address"] = w.address
   place["latitude"] = w.lat
   place["longitude"] = w.lon
@@ -35,8 +38,8 @@ export const renderPlace = (trip: Pick<FeedTrip, "waypoints">, k: number, marks?
 }
 
 /** The Place of a stop along the road: its meeting point's (docs/API.md, Along the road). */
-export const renderStopPlace = (mp: StoredMeetingPoint, marks?: JsonObject): JsonObject => {
-  const place: Record<string, unknown> = { city_name: mp.city }
+export const renderStopPlace = (mp: StoredMeetingPoint, cityName: CityNamer, marks?: JsonObject): JsonObject => {
+  const place: Record<string, unknown> = { city_name: cityName(mp) }
   if (mp.address !== undefined) place["address"] = mp.address
   place["latitude"] = mp.lat
   place["longitude"] = mp.lon
@@ -46,8 +49,8 @@ export const renderStopPlace = (mp: StoredMeetingPoint, marks?: JsonObject): Jso
 }
 
 /** The Meeting point object. */
-export const renderMeetingPoint = (mp: StoredMeetingPoint): JsonObject => {
-  const out: Record<string, unknown> = { id: mp.id, name: mp.name, full_name: mp.full_name, city_name: mp.city }
+export const renderMeetingPoint = (mp: StoredMeetingPoint, cityName: CityNamer): JsonObject => {
+  const out: Record<string, unknown> = { id: mp.id, name: mp.name, full_name: mp.full_name, city_name: cityName(mp) }
   if (mp.address !== undefined) out["address"] = mp.address
   out["latitude"] = mp.lat
   out["longitude"] = mp.lon

@@ -1,20 +1,22 @@
 import type { LocaleInfo } from "../model/Locale.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatLocalDate } from "./localTime.js"
-import { renderCar, renderMeetingPoint, renderPlace, renderPrice, renderStopPlace, renderValue, roundHalfUp } from "./renderParts.js"
+import { type CityNamer, renderCar, renderMeetingPoint, renderPlace, renderPrice, renderStopPlace, renderValue, roundHalfUp } from "./renderParts.js"
 import type { MeetingPointsById, SegmentView } from "./SegmentView.js"
 
 /** `departure_meeting_point`: the departure stop's meeting point, along the road or a waypoint's own. */
-export const departureMeetingPoint = (view: SegmentView, meetingPoints: MeetingPointsById): JsonObject | undefined => {
+export const departureMeetingPoint = (view: SegmentView, meetingPoints: MeetingPointsById, cityName: CityNamer): JsonObject | undefined => {
   const id = view.fromStop?.mp ?? view.stored.trip.waypoints[view.i]!.meeting_point_id
   const mp = id === undefined ? undefined : meetingPoints.get(id)
-  return mp === undefined ? undefined : renderMeetingPoint(mp)
+  return mp === undefined ? undefined : renderMeetingPoint(mp, cityName)
 }
 
 /** The Place of a segment's departure (`from`) or arrival end. */
-export const endPlace = (view: SegmentView, end: "from" | "to", meetingPoints: MeetingPointsById, marks?: JsonObject): JsonObject => {
+export const endPlace = (view: SegmentView, end: "from" | "to", meetingPoints: MeetingPointsById, cityName: CityNamer, marks?: JsonObject): JsonObject => {
   const stop = end === "from" ? view.fromStop : view.toStop
-  return stop !== undefined ? renderStopPlace(meetingPoints.get(stop.mp)!, marks) : renderPlace(view.stored.trip, end === "from" ? view.i : view.j, marks)
+  return stop !== undefined
+    ? renderStopPlace(meetingPoints.get(stop.mp)!, cityName, marks)
+    : renderPlace(view.stored.trip, end === "from" ? view.i : view.j, cityName, marks)
 }
 
 export interface TripLinks {
@@ -57,6 +59,7 @@ export const renderSearchTrip = (
   links: TripLinks,
   fromKm: number | undefined,
   toKm: number | undefined,
+  cityName: CityNamer,
   meetingPoints: MeetingPointsById = new Map()
 ): JsonObject => {
   const { trip } = view.stored
@@ -65,10 +68,10 @@ export const renderSearchTrip = (
   const out: Record<string, unknown> = {
     links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
-    departure_place: endPlace(view, "from", meetingPoints),
-    arrival_place: endPlace(view, "to", meetingPoints)
+    departure_place: endPlace(view, "from", meetingPoints, cityName),
+    arrival_place: endPlace(view, "to", meetingPoints, cityName)
   }
-  const meetingPoint = departureMeetingPoint(view, meetingPoints)
+  const meetingPoint = departureMeetingPoint(view, meetingPoints, cityName)
   if (meetingPoint !== undefined) out["departure_meeting_point"] = meetingPoint
   Object.assign(out, {
     price: prices["price"],
@@ -88,7 +91,7 @@ export const renderSearchTrip = (
     answer_delay: trip.answer_delay,
     booking_mode: trip.booking_mode,
     booking_type: trip.booking_type,
-    locations_to_display: trip.waypoints.map((w) => w.city)
+    locations_to_display: trip.waypoints.map(cityName)
   })
   if (fromKm !== undefined) out["departure_passenger_routing"] = routing(fromKm)
   if (toKm !== undefined) out["arrival_passenger_routing"] = routing(toKm)

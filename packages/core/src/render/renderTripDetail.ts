@@ -2,7 +2,7 @@ import type { LocaleInfo } from "../model/Locale.js"
 import type { StoredTrip } from "../model/StoredTrip.js"
 import type { JsonObject } from "../RequestContext.js"
 import { formatIsoWithOffset, formatLocalDate } from "./localTime.js"
-import { renderCar, renderPlace, renderStopPlace, renderValue, roundHalfUp } from "./renderParts.js"
+import { type CityNamer, renderCar, renderPlace, renderStopPlace, renderValue, roundHalfUp } from "./renderParts.js"
 import { departureMeetingPoint, endPlace, renderTripLinks, renderTripPrices, type TripLinks } from "./renderSearchTrip.js"
 import { type MeetingPointsById, waypointLocalMs, type SegmentView } from "./SegmentView.js"
 import type { RoadStop } from "../road/roadStops.js"
@@ -30,6 +30,7 @@ export const renderTripDetail = (
   locale: LocaleInfo,
   links: TripLinks,
   nowMs: number,
+  cityName: CityNamer,
   meetingPoints: MeetingPointsById = new Map()
 ): JsonObject => {
   const { stored } = view
@@ -37,15 +38,15 @@ export const renderTripDetail = (
   const passed = view.departureUtcMs < nowMs
   const departureCountry = trip.waypoints[view.i]!.country
   const listed = listedStops(view, trip.waypoints.length - 1)
-  const meetingPoint = departureMeetingPoint(view, meetingPoints)
+  const meetingPoint = departureMeetingPoint(view, meetingPoints, cityName)
   const departureMs = Date.parse(trip.departure_time)
   return {
     links: renderTripLinks(view, locale, links),
     departure_date: formatLocalDate(view.departureLocalMs),
     departure_date_iso8601: formatIsoWithOffset(view.departureUtcMs, view.fromStop?.zoneOffsetMin ?? stored.zoneOffsets[view.i]!),
     is_passed: passed,
-    departure_place: endPlace(view, "from", meetingPoints),
-    arrival_place: endPlace(view, "to", meetingPoints),
+    departure_place: endPlace(view, "from", meetingPoints, cityName),
+    arrival_place: endPlace(view, "to", meetingPoints, cityName),
     ...(meetingPoint !== undefined ? { departure_meeting_point: meetingPoint } : {}),
     ...renderTripPrices(view, locale.bcp47),
     seats_left: trip.seats_left,
@@ -63,11 +64,11 @@ export const renderTripDetail = (
     luggage: trip.luggage,
     stop_overs: listed.map((entry) =>
       "k" in entry
-        ? renderPlace(trip, entry.k, {
+        ? renderPlace(trip, entry.k, cityName, {
             ...(entry.k === view.i && view.fromStop === undefined ? { departure_place: true } : {}),
             ...(entry.k === view.j && view.toStop === undefined ? { arrival_place: true } : {})
           })
-        : renderStopPlace(meetingPoints.get(entry.stop.mp)!, entry.end === "from" ? { departure_place: true } : { arrival_place: true })
+        : renderStopPlace(meetingPoints.get(entry.stop.mp)!, cityName, entry.end === "from" ? { departure_place: true } : { arrival_place: true })
     ),
     detour: trip.detour,
     schedule: trip.schedule,
@@ -83,7 +84,7 @@ export const renderTripDetail = (
         const w = trip.waypoints[entry.k]!
         return {
           date: formatLocalDate(waypointLocalMs(stored, entry.k)),
-          city: w.city,
+          city: cityName(w),
           ...(w.address !== undefined ? { address: w.address } : {}),
           latitude: w.lat,
           longitude: w.lon,
@@ -95,7 +96,7 @@ export const renderTripDetail = (
       const mp = meetingPoints.get(entry.stop.mp)!
       return {
         date: formatLocalDate(departureMs + (entry.stop.offsetMin + entry.stop.zoneOffsetMin) * 60_000),
-        city: mp.city,
+        city: cityName(mp),
         ...(mp.address !== undefined ? { address: mp.address } : {}),
         latitude: mp.lat,
         longitude: mp.lon,
