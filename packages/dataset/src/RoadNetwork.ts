@@ -34,6 +34,8 @@ const STRETCH_GENERATION = 60_000
 export interface Road {
   readonly lat: Float64Array
   readonly lon: Float64Array
+  /** The index of each anchor (the ends' centres, the vias' junctions) among the points. */
+  readonly joints: Int32Array
   /** The whole road as an encoded polyline (precision 1e-5), computed once. */
   encoded(): string
 }
@@ -191,13 +193,15 @@ export class RoadNetwork {
     const lon = new Float64Array(size)
     lat[0] = this.world.lat[origin]!
     lon[0] = this.world.lon[origin]!
+    const joints = new Int32Array(parts.length + 1)
     let at = 1
-    for (const part of parts) {
+    parts.forEach((part, k) => {
       lat.set(part.lat, at)
       lon.set(part.lon, at)
       at += part.lat.length
-    }
-    return new CachedRoad(lat, lon, parts)
+      joints[k + 1] = at - 1
+    })
+    return new CachedRoad(lat, lon, joints, parts)
   }
 
   /** An anchor's point: `2i` is town i's centre, `2i + 1` its junction. */
@@ -353,6 +357,7 @@ class CachedRoad implements Road {
   constructor(
     readonly lat: Float64Array,
     readonly lon: Float64Array,
+    readonly joints: Int32Array,
     private readonly parts: ReadonlyArray<Stretch>
   ) {}
   encoded(): string {
