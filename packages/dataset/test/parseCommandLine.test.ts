@@ -48,7 +48,7 @@ describe("the query log of tripsearch-generate", () => {
     expect(() => parseCommandLine([...base, "--queries", "x", "--queries-out", "q.ndjson"])).toThrow(/--queries must be an integer/)
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q.ndjson"])).toMatchObject({ queries: { mix: "default" } })
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "heavy"])).toMatchObject({ queries: { mix: "heavy" } })
-    expect(() => parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "light"])).toThrow(/--queries-mix must be default or heavy, got "light"/)
+    expect(() => parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "light"])).toThrow(/--queries-mix must be default, heavy or wide, got "light"/)
     expect(() => parseCommandLine([...base, "--queries-mix", "heavy"])).toThrow(/--queries-mix goes with --queries/)
   })
 })
