@@ -187,21 +187,7 @@ export class RoadNetwork {
       parts.push(this.stretch(previous, next))
       previous = next
     }
-    let size = 1
-    for (const part of parts) size += part.lat.length
-    const lat = new Float64Array(size)
-    const lon = new Float64Array(size)
-    lat[0] = this.world.lat[origin]!
-    lon[0] = this.world.lon[origin]!
-    const joints = new Int32Array(parts.length + 1)
-    let at = 1
-    parts.forEach((part, k) => {
-      lat.set(part.lat, at)
-      lon.set(part.lon, at)
-      at += part.lat.length
-      joints[k + 1] = at - 1
-    })
-    return new CachedRoad(lat, lon, joints, parts)
+    return new CachedRoad(this.world.lat[origin]!, this.world.lon[origin]!, parts)
   }
 
   /** An anchor's point: `2i` is town i's centre, `2i + 1` its junction. */
@@ -352,17 +338,50 @@ interface Stretch {
   readonly tail: string
 }
 
+/**
+ * A road made of cached stretches. Its points are laid out only when asked for (a trip with
+ * stop-overs), its string only when asked for (a trip without): most trips need one of the two.
+ */
 class CachedRoad implements Road {
   private text: string | undefined
+  private points: { lat: Float64Array; lon: Float64Array; joints: Int32Array } | undefined
   constructor(
-    readonly lat: Float64Array,
-    readonly lon: Float64Array,
-    readonly joints: Int32Array,
+    private readonly startLat: number,
+    private readonly startLon: number,
     private readonly parts: ReadonlyArray<Stretch>
   ) {}
+  get lat(): Float64Array {
+    return this.layout().lat
+  }
+  get lon(): Float64Array {
+    return this.layout().lon
+  }
+  get joints(): Int32Array {
+    return this.layout().joints
+  }
   encoded(): string {
-    this.text ??= encodePath(this.lat, this.lon, 0, 1) + this.parts.map((p) => p.tail).join("")
+    this.text ??= polyline.encode([[this.startLat, this.startLon]], 5) + this.parts.map((p) => p.tail).join("")
     return this.text
+  }
+  private layout(): { lat: Float64Array; lon: Float64Array; joints: Int32Array } {
+    if (this.points === undefined) {
+      let size = 1
+      for (const part of this.parts) size += part.lat.length
+      const lat = new Float64Array(size)
+      const lon = new Float64Array(size)
+      lat[0] = this.startLat
+      lon[0] = this.startLon
+      const joints = new Int32Array(this.parts.length + 1)
+      let at = 1
+      this.parts.forEach((part, k) => {
+        lat.set(part.lat, at)
+        lon.set(part.lon, at)
+        at += part.lat.length
+        joints[k + 1] = at - 1
+      })
+      this.points = { lat, lon, joints }
+    }
+    return this.points
   }
 }
 
