@@ -2,6 +2,7 @@ import type { Comfort, FeedQuestion, FeedTripInput } from "@tripsearch/core"
 import { CAR_COLORS, CAR_MODELS, CAR_PICTURES } from "./carCatalog.js"
 import { COUNTRY_PROFILES, type CountryProfile } from "./countryProfiles.js"
 import { FeedWorld } from "./FeedWorld.js"
+import { DenseNetwork } from "./DenseNetwork.js"
 import { destinationPoint } from "./destinationPoint.js"
 import { haversineKm } from "./haversineKm.js"
 import { LANGUAGE_PACKS, type LanguagePack } from "./languagePacks.js"
@@ -24,6 +25,11 @@ export interface GenerateFeedOptions {
    * same, field for field, only without `path`: the stop-overs are still drawn along the road.
    */
   readonly roads?: boolean
+  /**
+   * Every trip between two of its country's 100 largest towns, by gravity (`DenseNetwork`): a
+   * feed where the big cities' pairs carry far more trips than in the default one.
+   */
+  readonly dense?: boolean
 }
 
 const MINUTE_MS = 60_000
@@ -62,7 +68,7 @@ type Car = FeedTripInput["car"]
  * The kind of route a trip takes; decides how its ends are drawn. `network`: between two
  * agglomerations by gravity; `regional`: from any town to a town 20..300 km away.
  */
-type RouteKind = "network" | "regional" | "crossBorder" | "short"
+type RouteKind = "network" | "regional" | "crossBorder" | "short" | "dense"
 
 interface Profiles {
   readonly list: ReadonlyArray<CountryProfile>
@@ -90,30 +96,33 @@ export function* generateFeed(options: GenerateFeedOptions): Generator<FeedTripI
   const world = FeedWorld.shared()
   const network = TripNetwork.shared(world)
   const roads = RoadNetwork.shared(world, network)
+  const dense = options.dense === true ? DenseNetwork.shared(world) : undefined
   const rng = new Random(`feed|${options.seed}`)
   const idBase = rng.int(1_000_000_000, 1_900_000_000)
-  for (let i = 0; i < options.trips; i++) yield generateTrip(world, network, roads, rng, options, idBase + i)
+  for (let i = 0; i < options.trips; i++) yield generateTrip(world, network, roads, dense, rng, options, idBase + i)
 }
 
 const generateTrip = (
   world: FeedWorld,
   network: TripNetwork,
   roads: RoadNetwork,
+  dense: DenseNetwork | undefined,
   rng: Random,
   options: GenerateFeedOptions,
   serial: number
 ): FeedTripInput => {
   const profile = profiles.list[rng.cumulative(profiles.cumulative)]!
   const country = profile.country
-  const kind: RouteKind =
-    country === "FR" && rng.chance(0.12)
+  const kind: RouteKind = dense?.has(country)
+    ? "dense"
+    : country === "FR" && rng.chance(0.12)
       ? "short"
       : profile.crossBorder && rng.chance(0.1)
         ? "crossBorder"
         : rng.chance(NETWORK_SHARE) && network.has(country)
           ? "network"
           : "regional"
-  const route = drawRoute(world, network, roads, rng, country, kind)
+  const route = drawRoute(world, network, dense, roads, rng, country, kind)
   const stops = route.stops
   const currency = profile.currency
   // The driver's language, not the trip's: a Belgian driver keeps one name across their trips.
@@ -212,9 +221,17 @@ interface StopOvers {
   readonly anchors: ReadonlyArray<number>
 }
 
-const drawRoute = (world: FeedWorld, network: TripNetwork, roads: RoadNetwork, rng: Random, country: string, kind: RouteKind): Route => {
-  if (kind === "network") {
-    const [origin, destination] = network.drawTrip(country, rng)
+const drawRoute = (
+  world: FeedWorld,
+  network: TripNetwork,
+  dense: DenseNetwork | undefined,
+  roads: RoadNetwork,
+  rng: Random,
+  country: string,
+  kind: RouteKind
+): Route => {
+  if (kind === "network" || kind === "dense") {
+    const [origin, destination] = kind === "dense" ? dense!.drawTrip(country, rng) : network.drawTrip(country, rng)
     return { kind, ...withStopOvers(world, roads, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
   }
   const origin = world.cityOf(country, rng)

@@ -3,7 +3,7 @@ import type { GenerateFeedOptions } from "./generateFeed.js"
 import type { QueryMix } from "./generateQueryLog.js"
 
 export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE] [--meeting-points-out FILE] [--roads on|off]
-                           [--queries Q --queries-out FILE [--queries-mix heavy|wide]]
+                           [--dense] [--queries Q --queries-out FILE [--queries-mix heavy|wide]]
 
 Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
   --trips N             number of trips, an integer >= 0
@@ -17,6 +17,7 @@ Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
                         same for every seed and --trips, and the waypoints' meeting_point_id name it
   --roads on|off        on (default): every leg carries path, the driver's road (encoded polyline);
                         off: the same trips without path, to compare with a build without roads
+  --dense               every trip between two of its country's 100 largest towns (by gravity)
   --queries Q           also write Q recorded-query-log lines over the feed's trips
   --queries-out FILE    where those go (the API's QUERY_LOG format, for tripsearch-replay)
   --queries-mix MIX     default: the historical traffic (mostly city pairs, some details reads);
@@ -57,6 +58,7 @@ export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "he
         out: { type: "string" },
         "meeting-points-out": { type: "string" },
         roads: { type: "string" },
+        dense: { type: "boolean" },
         queries: { type: "string" },
         "queries-out": { type: "string" },
         "queries-mix": { type: "string" },
@@ -97,6 +99,7 @@ export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "he
     seed: values.seed!,
     nowMs,
     ...(values.roads === "off" ? { roads: false } : {}),
+    ...(values.dense === true ? { dense: true } : {}),
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(values["meeting-points-out"] !== undefined ? { meetingPointsOut: values["meeting-points-out"] } : {}),
     ...(queries ? { queries } : {})

@@ -62,6 +62,8 @@ describe("roads and meeting points on the command line", () => {
     expect(parseCommandLine([...base, "--roads", "off"])).toMatchObject({ roads: false })
     expect(parseCommandLine([...base, "--meeting-points-out", "mp.ndjson"])).toMatchObject({ meetingPointsOut: "mp.ndjson" })
     expect(() => parseCommandLine([...base, "--roads", "no"])).toThrow(/--roads must be on or off, got "no"/)
+    expect(parseCommandLine([...base, "--dense"])).toMatchObject({ dense: true })
+    expect(parseCommandLine(base)).not.toHaveProperty("dense")
     expect(() => parseCommandLine([...base, "--meeting-points-out", ""])).toThrow(/--meeting-points-out must name a file/)
   })
 })

@@ -246,3 +246,25 @@ describe("meeting points", () => {
     expect(named.some((w) => byId.get(w.meeting_point_id!)!.tags.includes("TRAIN_STATION"))).toBe(true)
   })
 })
+
+describe("the dense feed", () => {
+  it("runs every trip between two of its country's 100 largest towns, the big pairs many times", () => {
+    const world = FeedWorld.shared()
+    const largest = new Map<string, Set<string>>()
+    const byCountry = new Map<string, Array<number>>()
+    for (let i = 0; i < world.size; i++) byCountry.set(world.country[i]!, [...(byCountry.get(world.country[i]!) ?? []), i])
+    for (const [country, towns] of byCountry) {
+      const top = towns.sort((a, b) => world.population[b]! - world.population[a]! || a - b).slice(0, 100)
+      largest.set(country, new Set(top.map((i) => `${world.lat[i]},${world.lon[i]}`)))
+    }
+    const dense = [...generateFeed({ trips: 2000, seed: "dense", nowMs: NOW, dense: true })]
+    for (const t of dense) {
+      const ends = [t.waypoints[0]!, t.waypoints[t.waypoints.length - 1]!]
+      for (const w of ends) expect([t.id, largest.get(ends[0]!.country)!.has(`${w.lat},${w.lon}`)]).toEqual([t.id, true])
+    }
+    const pairs = new Map<string, number>()
+    for (const t of dense) pairs.set(`${t.waypoints[0]!.city}>${t.waypoints[t.waypoints.length - 1]!.city}`, (pairs.get(`${t.waypoints[0]!.city}>${t.waypoints[t.waypoints.length - 1]!.city}`) ?? 0) + 1)
+    expect(Math.max(...pairs.values())).toBeGreaterThanOrEqual(8)
+    expect(dense.every((t) => legsOf(t).every((l) => typeof l.path === "string"))).toBe(true)
+  })
+})
