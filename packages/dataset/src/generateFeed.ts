@@ -66,7 +66,8 @@ type Car = FeedTripInput["car"]
 
 /**
  * The kind of route a trip takes; decides how its ends are drawn. `network`: between two
- * agglomerations by gravity; `regional`: from any town to a town 20..300 km away.
+ * agglomerations by gravity; `regional`: from any town to a town 20..300 km away; `dense`:
+ * between two of the country's 100 largest towns (`--dense`).
  */
 type RouteKind = "network" | "regional" | "crossBorder" | "short" | "dense"
 
@@ -89,7 +90,8 @@ const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
  * locale country and some across borders, between real towns: most between agglomerations by
  * the gravity model of `TripNetwork`, the others regional, with stop-overs near the route, local
  * departure times over the next 30 days (most in the first two weeks), prices per km in
- * the country's currency, and every optional field and enumeration value represented.
+ * the country's currency, and every optional field and enumeration value represented. Each leg
+ * carries its part of the trip's road (`RoadNetwork`) as `path`, unless `roads` is false.
  * Memory stays bounded whatever `trips` is: the city tables are built once and shared.
  */
 export function* generateFeed(options: GenerateFeedOptions): Generator<FeedTripInput, void, undefined> {
