@@ -1,6 +1,7 @@
 import polyline from "@mapbox/polyline"
 import type { FeedWorld } from "./FeedWorld.js"
 import { haversineKm } from "./haversineKm.js"
+import { PairCache } from "./PairCache.js"
 import { Random } from "./Random.js"
 import type { TripNetwork } from "./TripNetwork.js"
 
@@ -26,7 +27,7 @@ const KM_PER_DEG_LON_EQUATOR = 111.32
  * is a few kilobytes, so 2 x 12,000 roads stay near 100 MB.
  */
 const ROAD_GENERATION = 12_000
-const CHAIN_GENERATION = 50_000
+const CHAIN_GENERATION = 150_000
 /** Stretches between two anchors (a few hundred bytes each), in two generations of this many. */
 const STRETCH_GENERATION = 60_000
 
@@ -36,6 +37,13 @@ export interface Road {
   readonly lon: Float64Array
   /** The index of each anchor (the ends' centres, the vias' junctions) among the points. */
   readonly joints: Int32Array
+  /** The number of points. */
+  readonly size: number
+  /** Point `i`'s coordinates, without laying the road's points out in arrays. */
+  latAt(i: number): number
+  lonAt(i: number): number
+  /** Appends points `from..to` (both included) to the arrays. */
+  appendPoints(from: number, to: number, lat: Array<number>, lon: Array<number>): void
   /** The whole road as an encoded polyline (precision 1e-5), computed once. */
   encoded(): string
 }
@@ -73,12 +81,9 @@ export class RoadNetwork {
   private readonly viaGrid = new Map<number, Array<number>>()
   private readonly junctionLat: Float64Array
   private readonly junctionLon: Float64Array
-  private roads = new Map<number, Road>()
-  private olderRoads = new Map<number, Road>()
-  private chains = new Map<number, Int32Array>()
-  private olderChains = new Map<number, Int32Array>()
-  private stretches = new Map<number, Stretch>()
-  private olderStretches = new Map<number, Stretch>()
+  private readonly roads = new PairCache<Road>(ROAD_GENERATION)
+  private readonly chains = new PairCache<Int32Array>(CHAIN_GENERATION)
+  private readonly stretches = new PairCache<Stretch>(STRETCH_GENERATION)
 
   constructor(
     readonly world: FeedWorld,
@@ -133,18 +138,8 @@ export class RoadNetwork {
 
   /** The road from `origin` to `destination` (FeedWorld indices), the same on every call. */
   road(origin: number, destination: number): Road {
-    const key = origin * 65536 + destination
-    const hit = this.roads.get(key) ?? this.olderRoads.get(key)
-    if (hit !== undefined) {
-      if (this.roads.size < ROAD_GENERATION) this.roads.set(key, hit)
-      return hit
-    }
-    const road = this.build(origin, destination)
-    if (this.roads.size >= ROAD_GENERATION) {
-      this.olderRoads = this.roads
-      this.roads = new Map()
-    }
-    this.roads.set(key, road)
+    let road = this.roads.get(origin, destination)
+    if (road === undefined) this.roads.set(origin, destination, (road = this.build(origin, destination)))
     return road
   }
 
@@ -197,17 +192,11 @@ export class RoadNetwork {
   }
 
   private stretch(from: number, to: number): Stretch {
-    const key = from * 131072 + to
-    let stretch = this.stretches.get(key) ?? this.olderStretches.get(key)
+    let stretch = this.stretches.get(from, to)
     if (stretch === undefined) {
       const [pLat, pLon] = this.anchor(from)
       const [qLat, qLon] = this.anchor(to)
-      stretch = drawStretch(pLat, pLon, qLat, qLon)
-      if (this.stretches.size >= STRETCH_GENERATION) {
-        this.olderStretches = this.stretches
-        this.stretches = new Map()
-      }
-      this.stretches.set(key, stretch)
+      this.stretches.set(from, to, (stretch = drawStretch(pLat, pLon, qLat, qLon)))
     }
     return stretch
   }
@@ -216,16 +205,8 @@ export class RoadNetwork {
   private chain(a: number, b: number): Int32Array {
     const lo = Math.min(a, b)
     const hi = Math.max(a, b)
-    const key = lo * 65536 + hi
-    let chain = this.chains.get(key) ?? this.olderChains.get(key)
-    if (chain === undefined) {
-      chain = this.route(lo, hi)
-      if (this.chains.size >= CHAIN_GENERATION) {
-        this.olderChains = this.chains
-        this.chains = new Map()
-      }
-      this.chains.set(key, chain)
-    }
+    let chain = this.chains.get(lo, hi)
+    if (chain === undefined) this.chains.set(lo, hi, (chain = this.route(lo, hi)))
     return a === lo ? chain : chain.slice().reverse()
   }
 
@@ -327,15 +308,28 @@ const EMPTY = new Int32Array(0)
 const distance = (dx: number, dy: number): number => Math.sqrt(dx * dx + dy * dy)
 
 /** A stretch of road from one anchor to the next: its points after the first, the last included. */
-interface Stretch {
-  readonly lat: Float64Array
-  readonly lon: Float64Array
+class Stretch {
+  private text: string | undefined
+  constructor(
+    private readonly startLat: number,
+    private readonly startLon: number,
+    readonly lat: Float64Array,
+    readonly lon: Float64Array
+  ) {}
   /**
    * Those points as the tail of an encoded polyline whose previous point is the stretch's first
    * anchor: the format writes each point as its difference from the previous one (of coordinates
    * rounded to 1e-5), so a road's string is its first point's followed by its stretches' tails.
+   * Encoded once, when a road over the stretch is first written whole.
    */
-  readonly tail: string
+  tail(): string {
+    if (this.text === undefined) {
+      const points: Array<[number, number]> = [[this.startLat, this.startLon]]
+      for (let k = 0; k < this.lat.length; k++) points.push([this.lat[k]!, this.lon[k]!])
+      this.text = polyline.encode(points, 5).slice(polyline.encode([[this.startLat, this.startLon]], 5).length)
+    }
+    return this.text
+  }
 }
 
 /**
@@ -345,11 +339,59 @@ interface Stretch {
 class CachedRoad implements Road {
   private text: string | undefined
   private points: { lat: Float64Array; lon: Float64Array; joints: Int32Array } | undefined
+  /** Index of the last point of each part (the first part starts after point 0). */
+  private readonly ends: Array<number> = []
+  readonly size: number
   constructor(
     private readonly startLat: number,
     private readonly startLon: number,
     private readonly parts: ReadonlyArray<Stretch>
-  ) {}
+  ) {
+    let at = 0
+    for (const part of parts) this.ends.push((at += part.lat.length))
+    this.size = at + 1
+  }
+  latAt(i: number): number {
+    if (i === 0) return this.startLat
+    const k = this.partOf(i)
+    return this.parts[k]!.lat[i - (k > 0 ? this.ends[k - 1]! : 0) - 1]!
+  }
+  lonAt(i: number): number {
+    if (i === 0) return this.startLon
+    const k = this.partOf(i)
+    return this.parts[k]!.lon[i - (k > 0 ? this.ends[k - 1]! : 0) - 1]!
+  }
+  appendPoints(from: number, to: number, lat: Array<number>, lon: Array<number>): void {
+    let i = from
+    if (i === 0 && i <= to) {
+      lat.push(this.startLat)
+      lon.push(this.startLon)
+      i++
+    }
+    if (i > to) return
+    let k = this.partOf(i)
+    while (i <= to) {
+      const part = this.parts[k]!
+      const base = k > 0 ? this.ends[k - 1]! : 0
+      const last = Math.min(to, this.ends[k]!)
+      for (; i <= last; i++) {
+        lat.push(part.lat[i - base - 1]!)
+        lon.push(part.lon[i - base - 1]!)
+      }
+      k++
+    }
+  }
+  /** The part holding point `i` (i >= 1). */
+  private partOf(i: number): number {
+    let lo = 0
+    let hi = this.ends.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.ends[mid]! >= i) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
   get lat(): Float64Array {
     return this.layout().lat
   }
@@ -360,7 +402,7 @@ class CachedRoad implements Road {
     return this.layout().joints
   }
   encoded(): string {
-    this.text ??= polyline.encode([[this.startLat, this.startLon]], 5) + this.parts.map((p) => p.tail).join("")
+    this.text ??= polyline.encode([[this.startLat, this.startLon]], 5) + this.parts.map((p) => p.tail()).join("")
     return this.text
   }
   private layout(): { lat: Float64Array; lon: Float64Array; joints: Int32Array } {
@@ -373,12 +415,13 @@ class CachedRoad implements Road {
       lon[0] = this.startLon
       const joints = new Int32Array(this.parts.length + 1)
       let at = 1
-      this.parts.forEach((part, k) => {
+      for (let k = 0; k < this.parts.length; k++) {
+        const part = this.parts[k]!
         lat.set(part.lat, at)
         lon.set(part.lon, at)
         at += part.lat.length
         joints[k + 1] = at - 1
-      })
+      }
       this.points = { lat, lon, joints }
     }
     return this.points
@@ -441,8 +484,8 @@ export const offsetPoint = (lat: number, lon: number, bearing: number, km: numbe
  * that every road over the same stretch, either way, has the same points.
  */
 const drawStretch = (pLat: number, pLon: number, qLat: number, qLon: number): Stretch => {
-  const lat: Array<number> = [pLat]
-  const lon: Array<number> = [pLon]
+  const lat: Array<number> = []
+  const lon: Array<number> = []
   const flip = pLat > qLat || (pLat === qLat && pLon > qLon)
   const [aLat, aLon, bLat, bLon] = flip ? [qLat, qLon, pLat, pLon] : [pLat, pLon, qLat, qLon]
   const km = haversineKm(aLat, aLon, bLat, bLon)
@@ -482,8 +525,7 @@ const drawStretch = (pLat: number, pLon: number, qLat: number, qLon: number): St
   }
   lat.push(qLat)
   lon.push(qLon)
-  const head = encodePath(lat, lon, 0, 1)
-  return { lat: Float64Array.from(lat.slice(1)), lon: Float64Array.from(lon.slice(1)), tail: encodePath(lat, lon, 0, lat.length).slice(head.length) }
+  return new Stretch(pLat, pLon, Float64Array.from(lat), Float64Array.from(lon))
 }
 
 /**

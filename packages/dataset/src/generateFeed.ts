@@ -296,7 +296,7 @@ const withStopOvers = (
   maxRoadKm = Infinity
 ): StopOvers => {
   const road = roads.road(origin, destination)
-  const last = road.lat.length - 1
+  const last = road.size - 1
   const stops = [origin]
   const anchors = [0]
   const radius = Math.max(4, Math.min(15, world.distanceKm(origin, destination) * 0.05))
@@ -305,7 +305,7 @@ const withStopOvers = (
   for (let k = 1; k <= count; k++) {
     const t = (k + rng.between(-0.3, 0.3)) / (count + 1)
     const at = Math.min(last - 1, Math.max(1, Math.round(t * last)))
-    const stop = world.near(road.lat[at]!, road.lon[at]!, radius, 0.9, rng, (i) =>
+    const stop = world.near(road.latAt(at), road.lonAt(at), radius, 0.9, rng, (i) =>
       i !== destination && !stops.includes(i) && (!domestic || world.country[i] === country)
     )
     if (stop < 0 || at <= anchors[anchors.length - 1]!) continue
@@ -338,13 +338,10 @@ const legPath = (world: FeedWorld, route: Route, k: number): string => {
   if (k > 0) {
     lat.push(world.lat[stops[k]!]!)
     lon.push(world.lon[stops[k]!]!)
-    spur(lat, lon, road.lat[from]!, road.lon[from]!)
+    spur(lat, lon, road.latAt(from), road.lonAt(from))
   }
   // A stop-over's spur ends on the road point `from`: the road goes on from the next one.
-  for (let p = k > 0 ? from + 1 : from; p <= to; p++) {
-    lat.push(road.lat[p]!)
-    lon.push(road.lon[p]!)
-  }
+  road.appendPoints(k > 0 ? from + 1 : from, to, lat, lon)
   if (k + 1 < stops.length - 1) spur(lat, lon, world.lat[stops[k + 1]!]!, world.lon[stops[k + 1]!]!)
   return encodePath(lat, lon, 0, lat.length)
 }
