@@ -22,17 +22,19 @@ const LON_CELLS = 360 / CELL_DEG
 const KM_PER_DEG_LAT = 110.57
 const KM_PER_DEG_LON_EQUATOR = 111.32
 /**
- * Roads kept in memory, in two generations (the older one dropped when the newer is full): the
- * busy pairs stay, the long tail of regional pairs is recomputed if it ever comes back. Each road
- * is a few kilobytes, so 2 x 12,000 roads stay near 100 MB.
+ * Roads kept in memory, in two generations (`PairCache`): the busy pairs stay, the long tail of
+ * regional pairs is built again if it ever comes back (from cached stretches, at little cost).
+ * A road holds its stretches and, once written whole, its string of a few kilobytes.
  */
 const ROAD_GENERATION = 12_000
+/** Chains of via towns per pair of agglomeration cores (tens of bytes each). */
 const CHAIN_GENERATION = 150_000
 /** Stretches between two anchors (a few hundred bytes each), in two generations of this many. */
 const STRETCH_GENERATION = 60_000
 
 /** A road between two towns: points from the first town's centre to the second's, 1-3 km apart. */
 export interface Road {
+  /** All the points, laid out in arrays on first use (the meeting points' busy roads). */
   readonly lat: Float64Array
   readonly lon: Float64Array
   /** The index of each anchor (the ends' centres, the vias' junctions) among the points. */
