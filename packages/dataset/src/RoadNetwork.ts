@@ -73,6 +73,9 @@ let shared: RoadNetwork | undefined
  * it costs), at each town's motorway junction (a fixed point 0.6..3 km from its centre, so that
  * every road through a town passes the same exits). Trips from the suburbs share their cores'
  * chain. Between junctions the road bows and wiggles a little, with a point every 1.6..2.6 km.
+ *
+ * Its caches (roads, chains, stretches) grow to a few hundred MB over a million trips: the
+ * generators make a network of their own, which goes with them, rather than keep `shared()`'s.
  */
 export class RoadNetwork {
   static shared(world: FeedWorld, network: TripNetwork): RoadNetwork {

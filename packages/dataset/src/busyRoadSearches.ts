@@ -33,7 +33,8 @@ const BUSY_ROAD_MIN_SHARE = 0.002
 export const busyRoadSearches = (): ReadonlyArray<BusyRoadSearch> => {
   const world = FeedWorld.shared()
   const network = TripNetwork.shared(world)
-  const roads = RoadNetwork.shared(world, network)
+  // A network of its own, not the shared one: its caches go when the generator is done with them.
+  const roads = new RoadNetwork(world, network)
   const busy = roads.busyRoads(
     COUNTRY_PROFILES.map((p) => p.country),
     BUSY_ROADS_PER_COUNTRY,

@@ -97,7 +97,8 @@ const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
 export function* generateFeed(options: GenerateFeedOptions): Generator<FeedTripInput, void, undefined> {
   const world = FeedWorld.shared()
   const network = TripNetwork.shared(world)
-  const roads = RoadNetwork.shared(world, network)
+  // A network of its own, not the shared one: its caches go when the generator is done with them.
+  const roads = new RoadNetwork(world, network)
   const dense = options.dense === true ? DenseNetwork.shared(world) : undefined
   const rng = new Random(`feed|${options.seed}`)
   const idBase = rng.int(1_000_000_000, 1_900_000_000)

@@ -48,7 +48,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>): Generator<GeneratedMeetingPoint, void, undefined> {
   const world = FeedWorld.shared()
   const network = TripNetwork.shared(world)
-  const roads = RoadNetwork.shared(world, network)
+  // A network of its own, not the shared one: its caches go when the generator is done with them.
+  const roads = new RoadNetwork(world, network)
   for (let town = 0; town < world.size; town++) {
     const population = world.population[town]!
     if (population < CENTRE_MIN_POPULATION) continue
