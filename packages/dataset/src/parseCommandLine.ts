@@ -14,7 +14,7 @@ Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
   --meeting-points-out FILE
                         also write the meeting point feed (NDJSON, one per line: town centres,
                         stations, motorway exits, park-and-rides, service areas) to FILE; it is the
-                        same for every seed and --trips, and the waypoints' meeting_point_id name it
+                        same for every seed and --trips; waypoints' meeting_point_id name its lines
   --roads on|off        on (default): every leg carries path, the driver's road (encoded polyline);
                         off: the same trips without path, to compare with a build without roads
   --dense               every trip between two of its country's 100 largest towns (by gravity)
@@ -22,8 +22,9 @@ Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
   --queries-out FILE    where those go (the API's QUERY_LOG format, for tripsearch-replay)
   --queries-mix MIX     default: the historical traffic (mostly city pairs, some details reads);
                         heavy: only searches, single places and pairs, radii of 1-300 km, filters,
-                        later pages (the search benchmark's mix), a third of them from a town on a
-                        busy road (not a waypoint) to its end, where drivers pass without stopping;
+                        later pages (the search benchmark's mix); 35% of them from a town a busy
+                        road passes (rarely a waypoint) to the road's end or beyond, so that many
+                        answers hold drivers who pass without stopping;
                         wide: single places and pairs with radius, radius_from or radius_to of
                         100-500 km`
 
