@@ -52,8 +52,11 @@ export class TripNetwork {
   }
 
   private readonly countries = new Map<string, CountryNetwork>()
+  /** Per town, the core of its agglomeration (itself for a core and outside the locale countries). */
+  private readonly cores: Int32Array
 
   constructor(world: FeedWorld) {
+    this.cores = Int32Array.from({ length: world.size }, (_, i) => i)
     const byCountry = new Map<string, Array<number>>()
     for (let i = 0; i < world.size; i++) {
       let list = byCountry.get(world.country[i]!)
@@ -71,6 +74,7 @@ export class TripNetwork {
         world.forEachWithin(world.lat[core]!, world.lon[core]!, agglomerationRadiusKm(world.population[core]!), (i) => {
           if (!assigned[i] && world.country[i] === country) {
             assigned[i] = 1
+            this.cores[i] = core
             members.push(i)
           }
         })
@@ -99,6 +103,11 @@ export class TripNetwork {
       }
       if (n >= 2) this.countries.set(country, { hubs: top, pairs })
     }
+  }
+
+  /** The core town of town `i`'s agglomeration (FeedWorld indices). */
+  coreOf(i: number): number {
+    return this.cores[i]!
   }
 
   /** Whether `country` has at least two agglomerations to join. */

@@ -5,6 +5,7 @@ import { generateQueryLog } from "./generateQueryLog.js"
 import { finished } from "node:stream/promises"
 import { parseCommandLine, USAGE, UsageError } from "./parseCommandLine.js"
 import { writeFeed } from "./writeFeed.js"
+import { writeMeetingPoints } from "./writeMeetingPoints.js"
 
 /** Trips kept for the query log, whatever the feed's size. */
 const QUERY_SAMPLE = 20_000
@@ -41,6 +42,17 @@ const main = async (): Promise<void> => {
   }
   const seconds = (performance.now() - started) / 1000
   process.stderr.write(`tripsearch-generate: ${lines} trips in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} trips/s)\n`)
+  if (options.meetingPointsOut !== undefined) {
+    const file = createWriteStream(options.meetingPointsOut)
+    file.on("error", (e) => {
+      process.stderr.write(`tripsearch-generate: cannot write ${options.meetingPointsOut}: ${e.message}\n`)
+      process.exit(1)
+    })
+    const points = await writeMeetingPoints(options, file)
+    file.end()
+    await finished(file)
+    process.stderr.write(`tripsearch-generate: ${points} meeting points in ${options.meetingPointsOut}\n`)
+  }
   if (options.queries !== undefined) {
     const log = generateQueryLog({ trips: sample, count: options.queries.count, seed: options.seed, startMs: options.nowMs, mix: options.queries.mix })
     writeFileSync(options.queries.out, [...log].map((r) => JSON.stringify(r) + "\n").join(""))

@@ -2,11 +2,15 @@ import type { Comfort, FeedQuestion, FeedTripInput } from "@tripsearch/core"
 import { CAR_COLORS, CAR_MODELS, CAR_PICTURES } from "./carCatalog.js"
 import { COUNTRY_PROFILES, type CountryProfile } from "./countryProfiles.js"
 import { FeedWorld } from "./FeedWorld.js"
+import { DenseNetwork } from "./DenseNetwork.js"
 import { destinationPoint } from "./destinationPoint.js"
+import { haversineKm } from "./haversineKm.js"
 import { LANGUAGE_PACKS, type LanguagePack } from "./languagePacks.js"
 import { cachedOffsetMinutes, localIso } from "./localIso.js"
 import { legPrice } from "./legPrice.js"
+import { CENTRE_MIN_POPULATION, MEETING_POINT_IDS, STATION_MIN_POPULATION } from "./meetingPointIds.js"
 import { Random } from "./Random.js"
+import { encodePath, type Road, RoadNetwork } from "./RoadNetwork.js"
 import { TripNetwork } from "./TripNetwork.js"
 
 export interface GenerateFeedOptions {
@@ -16,6 +20,16 @@ export interface GenerateFeedOptions {
   readonly seed: string | number
   /** Departures fall in [nowMs, nowMs + 30 days]; questions are asked before it. */
   readonly nowMs: number
+  /**
+   * Whether legs carry `path`, the driver's road (default true). Without roads the trips are the
+   * same, field for field, only without `path`: the stop-overs are still drawn along the road.
+   */
+  readonly roads?: boolean
+  /**
+   * Every trip between two of its country's 100 largest towns, by gravity (`DenseNetwork`): a
+   * feed where the big cities' pairs carry far more trips than in the default one.
+   */
+  readonly dense?: boolean
 }
 
 const MINUTE_MS = 60_000
@@ -32,7 +46,9 @@ const COMFORT_WEIGHTS = [15, 45, 30, 10]
 const SEAT_WEIGHTS = [0, 8, 20, 35, 28, 4, 3, 1, 1]
 const EXPERIENCE_WEIGHTS = [25, 30, 25, 13, 7]
 const LUGGAGE = ["SMALL", "MIDDLE", "BIG"] as const
-const DETOURS = ["ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS"] as const
+/** The detours a driver accepts besides none (`ON_TIME`, a third of the trips). */
+const DETOURS = ["FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS"] as const
+const ON_TIME_SHARE = 1 / 3
 const SCHEDULES = ["NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES"] as const
 /** Under the 60 km of the short-distance service, with room for rounding each leg to 0.1 km. */
 const SHORT_SERVICE_MAX_KM = 59
@@ -43,15 +59,17 @@ const NETWORK_SHARE = 0.85
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type Waypoint = Mutable<FeedTripInput["waypoints"][number]>
-type Leg = FeedTripInput["legs"][number]
+// `path` is declared here until the core's feed model has it (issue 25); the JSON is the same.
+type Leg = FeedTripInput["legs"][number] & { path?: string }
 type Driver = FeedTripInput["driver"]
 type Car = FeedTripInput["car"]
 
 /**
  * The kind of route a trip takes; decides how its ends are drawn. `network`: between two
- * agglomerations by gravity; `regional`: from any town to a town 20..300 km away.
+ * agglomerations by gravity; `regional`: from any town to a town 20..300 km away; `dense`:
+ * between two of the country's 100 largest towns (`--dense`).
  */
-type RouteKind = "network" | "regional" | "crossBorder" | "short"
+type RouteKind = "network" | "regional" | "crossBorder" | "short" | "dense"
 
 interface Profiles {
   readonly list: ReadonlyArray<CountryProfile>
@@ -72,29 +90,42 @@ const totalWeight = profiles.cumulative[profiles.cumulative.length - 1]!
  * locale country and some across borders, between real towns: most between agglomerations by
  * the gravity model of `TripNetwork`, the others regional, with stop-overs near the route, local
  * departure times over the next 30 days (most in the first two weeks), prices per km in
- * the country's currency, and every optional field and enumeration value represented.
+ * the country's currency, and every optional field and enumeration value represented. Each leg
+ * carries its part of the trip's road (`RoadNetwork`) as `path`, unless `roads` is false.
  * Memory stays bounded whatever `trips` is: the city tables are built once and shared.
  */
 export function* generateFeed(options: GenerateFeedOptions): Generator<FeedTripInput, void, undefined> {
   const world = FeedWorld.shared()
   const network = TripNetwork.shared(world)
+  // A network of its own, not the shared one: its caches go when the generator is done with them.
+  const roads = new RoadNetwork(world, network)
+  const dense = options.dense === true ? DenseNetwork.shared(world) : undefined
   const rng = new Random(`feed|${options.seed}`)
   const idBase = rng.int(1_000_000_000, 1_900_000_000)
-  for (let i = 0; i < options.trips; i++) yield generateTrip(world, network, rng, options, idBase + i)
+  for (let i = 0; i < options.trips; i++) yield generateTrip(world, network, roads, dense, rng, options, idBase + i)
 }
 
-const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, options: GenerateFeedOptions, serial: number): FeedTripInput => {
+const generateTrip = (
+  world: FeedWorld,
+  network: TripNetwork,
+  roads: RoadNetwork,
+  dense: DenseNetwork | undefined,
+  rng: Random,
+  options: GenerateFeedOptions,
+  serial: number
+): FeedTripInput => {
   const profile = profiles.list[rng.cumulative(profiles.cumulative)]!
   const country = profile.country
-  const kind: RouteKind =
-    country === "FR" && rng.chance(0.12)
+  const kind: RouteKind = dense?.has(country)
+    ? "dense"
+    : country === "FR" && rng.chance(0.12)
       ? "short"
       : profile.crossBorder && rng.chance(0.1)
         ? "crossBorder"
         : rng.chance(NETWORK_SHARE) && network.has(country)
           ? "network"
           : "regional"
-  const route = drawRoute(world, network, rng, country, kind)
+  const route = drawRoute(world, network, dense, roads, rng, country, kind)
   const stops = route.stops
   const currency = profile.currency
   // The driver's language, not the trip's: a Belgian driver keeps one name across their trips.
@@ -113,7 +144,9 @@ const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, optio
       const km = Math.round(world.distanceKm(stops[k - 1]!, c) * rng.between(1.15, 1.28) * 10) / 10
       const speed = (km < 20 ? 45 : km < 60 ? 62 : km < 150 ? 80 : 95) * rng.between(0.9, 1.1)
       const durationS = Math.max(5, Math.round((km / speed) * 60)) * 60
-      legs.push({ price: legPrice(km, eurPerKm, currency, exactPrices), distance_km: km, duration_s: durationS })
+      const leg: Mutable<Leg> = { price: legPrice(km, eurPerKm, currency, exactPrices), distance_km: km, duration_s: durationS }
+      if (options.roads !== false) leg.path = legPath(world, route, k - 1)
+      legs.push(leg)
       // A pause at each stop-over shows in the offsets only: a segment's duration is the sum of
       // its legs (the feed format, `FeedTrip`), the offsets say when the car is where.
       offset += durationS / 60 + (k > 1 ? rng.int(0, 10) : 0)
@@ -123,7 +156,12 @@ const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, optio
     waypoint.lat = world.lat[c]!
     waypoint.lon = world.lon[c]!
     waypoint.country = world.country[c]!
-    if (rng.chance(0.12)) waypoint.meeting_point_id = rng.int(1, 99_999)
+    if (rng.chance(0.12)) {
+      // The town's own meeting point: its station or its centre (towns under 5,000 have none).
+      const station = rng.chance(0.5) && world.population[c]! >= STATION_MIN_POPULATION
+      if (station) waypoint.meeting_point_id = MEETING_POINT_IDS.station(c)
+      else if (world.population[c]! >= CENTRE_MIN_POPULATION) waypoint.meeting_point_id = MEETING_POINT_IDS.centre(c)
+    }
     waypoint.offset_min = offset
     waypoints.push(waypoint)
   }
@@ -155,7 +193,8 @@ const generateTrip = (world: FeedWorld, network: TripNetwork, rng: Random, optio
   if (country === "IT" && rng.chance(0.15)) trip.viaggio_rosa = rng.chance(0.5)
   if (comfortable || rng.chance(0.1)) trip.is_comfort = comfortable && rng.chance(0.4)
   if (rng.chance(0.7)) trip.luggage = LUGGAGE[rng.weighted([25, 55, 20])]!
-  if (rng.chance(0.6)) trip.detour = DETOURS[rng.weighted([20, 40, 25, 10, 5])]!
+  if (rng.chance(ON_TIME_SHARE)) trip.detour = "ON_TIME"
+  else if (rng.chance(0.5)) trip.detour = DETOURS[rng.weighted([40, 25, 10, 5])]!
   if (rng.chance(0.6)) trip.schedule = SCHEDULES[rng.weighted([15, 45, 30, 10])]!
   if (rng.chance(0.6)) trip.comment = commentOf(rng, language)
   if (rng.chance(0.2)) trip.messaging_status = rng.chance(0.6) ? "private" : "public"
@@ -173,12 +212,30 @@ interface Route {
   readonly kind: RouteKind
   /** City indices of the waypoints, in order. */
   readonly stops: ReadonlyArray<number>
+  /** The road from the first waypoint to the last. */
+  readonly road: Road
+  /** Per waypoint, the index of the road point where it joins the road (0 and the last for the ends). */
+  readonly anchors: ReadonlyArray<number>
 }
 
-const drawRoute = (world: FeedWorld, network: TripNetwork, rng: Random, country: string, kind: RouteKind): Route => {
-  if (kind === "network") {
-    const [origin, destination] = network.drawTrip(country, rng)
-    return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
+interface StopOvers {
+  readonly stops: ReadonlyArray<number>
+  readonly road: Road
+  readonly anchors: ReadonlyArray<number>
+}
+
+const drawRoute = (
+  world: FeedWorld,
+  network: TripNetwork,
+  dense: DenseNetwork | undefined,
+  roads: RoadNetwork,
+  rng: Random,
+  country: string,
+  kind: RouteKind
+): Route => {
+  if (kind === "network" || kind === "dense") {
+    const [origin, destination] = kind === "dense" ? dense!.drawTrip(country, rng) : network.drawTrip(country, rng)
+    return { kind, ...withStopOvers(world, roads, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
   }
   const origin = world.cityOf(country, rng)
   const sameCountry = (i: number) => world.country[i] === country && i !== origin
@@ -188,7 +245,7 @@ const drawRoute = (world: FeedWorld, network: TripNetwork, rng: Random, country:
       const destination = world.near(lat, lon, 8, 0.6, rng, sameCountry)
       // Road distance at most 1.28 x great circle: keep the whole trip under the service's limit.
       if (destination >= 0 && world.distanceKm(origin, destination) * 1.28 < SHORT_SERVICE_MAX_KM) {
-        return { kind, stops: withStopOvers(world, rng, origin, destination, rng.chance(0.8) ? 0 : 1, true, SHORT_SERVICE_MAX_KM) }
+        return { kind, ...withStopOvers(world, roads, rng, origin, destination, rng.chance(0.8) ? 0 : 1, true, SHORT_SERVICE_MAX_KM) }
       }
     }
     kind = "regional"
@@ -198,7 +255,7 @@ const drawRoute = (world: FeedWorld, network: TripNetwork, rng: Random, country:
       const distance = rng.between(40, 600)
       const [lat, lon] = destinationPoint(world.lat[origin]!, world.lon[origin]!, rng.next() * 2 * Math.PI, distance)
       const destination = world.near(lat, lon, Math.max(15, distance * 0.1), 0.75, rng, (i) => world.country[i] !== country)
-      if (destination >= 0) return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), false) }
+      if (destination >= 0) return { kind, ...withStopOvers(world, roads, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), false) }
     }
     kind = "regional"
   }
@@ -214,7 +271,7 @@ const drawRoute = (world: FeedWorld, network: TripNetwork, rng: Random, country:
     const candidate = world.cityOf(country, rng)
     if (candidate !== origin) destination = candidate
   }
-  return { kind, stops: withStopOvers(world, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
+  return { kind, ...withStopOvers(world, roads, rng, origin, destination, stopCount(rng, world.distanceKm(origin, destination)), true) }
 }
 
 /** How many stop-overs a trip of this length has: none for most, up to 8 on long ones. */
@@ -225,39 +282,82 @@ const stopCount = (rng: Random, km: number): number => {
 }
 
 /**
- * Origin, stop-overs at real towns near evenly spread points of the straight route, destination.
- * A stop with no town near its point is dropped, so the count is at most `count`.
+ * Origin, stop-overs at real towns near evenly spread points of the road (a driver leaves the
+ * motorway for a town beside it, and comes back to it), destination. A stop with no town near its
+ * point is dropped, so the count is at most `count`.
  */
 const withStopOvers = (
   world: FeedWorld,
+  roads: RoadNetwork,
   rng: Random,
   origin: number,
   destination: number,
   count: number,
   domestic: boolean,
   maxRoadKm = Infinity
-): ReadonlyArray<number> => {
+): StopOvers => {
+  const road = roads.road(origin, destination)
+  const last = road.size - 1
   const stops = [origin]
-  const lat0 = world.lat[origin]!
-  const lon0 = world.lon[origin]!
-  const dLat = world.lat[destination]! - lat0
-  const dLon = world.lon[destination]! - lon0
-  const radius = Math.max(5, Math.min(40, world.distanceKm(origin, destination) * 0.08))
+  const anchors = [0]
+  const radius = Math.max(4, Math.min(15, world.distanceKm(origin, destination) * 0.05))
   const country = world.country[origin]
   let travelled = 0
   for (let k = 1; k <= count; k++) {
     const t = (k + rng.between(-0.3, 0.3)) / (count + 1)
-    const stop = world.near(lat0 + t * dLat, lon0 + t * dLon, radius, 0.9, rng, (i) =>
+    const at = Math.min(last - 1, Math.max(1, Math.round(t * last)))
+    const stop = world.near(road.latAt(at), road.lonAt(at), radius, 0.9, rng, (i) =>
       i !== destination && !stops.includes(i) && (!domestic || world.country[i] === country)
     )
-    if (stop < 0) continue
+    if (stop < 0 || at <= anchors[anchors.length - 1]!) continue
     const added = world.distanceKm(stops[stops.length - 1]!, stop)
     if ((travelled + added + world.distanceKm(stop, destination)) * 1.28 >= maxRoadKm) continue
     travelled += added
     stops.push(stop)
+    anchors.push(at)
   }
   stops.push(destination)
-  return stops
+  anchors.push(last)
+  return { stops, road, anchors }
+}
+
+/** Between a town and the road point it joins the road at: a straight spur, a point every 1.5 km. */
+const SPUR_STEP_KM = 1.5
+
+/**
+ * Leg `k`'s path: the part of the trip's road between its two waypoints, from the first to the
+ * second; a stop-over's spur to and from the road at either end. A trip without stop-overs has the
+ * road's own encoded string, computed once for every trip between the same towns.
+ */
+const legPath = (world: FeedWorld, route: Route, k: number): string => {
+  const { road, stops, anchors } = route
+  if (stops.length === 2) return road.encoded()
+  const lat: Array<number> = []
+  const lon: Array<number> = []
+  const from = anchors[k]!
+  const to = anchors[k + 1]!
+  if (k > 0) {
+    lat.push(world.lat[stops[k]!]!)
+    lon.push(world.lon[stops[k]!]!)
+    spur(lat, lon, road.latAt(from), road.lonAt(from))
+  }
+  // A stop-over's spur ends on the road point `from`: the road goes on from the next one.
+  road.appendPoints(k > 0 ? from + 1 : from, to, lat, lon)
+  if (k + 1 < stops.length - 1) spur(lat, lon, world.lat[stops[k + 1]!]!, world.lon[stops[k + 1]!]!)
+  return encodePath(lat, lon, 0, lat.length)
+}
+
+/** Appends the points from the arrays' last point to (lat, lon), that one included. */
+const spur = (lat: Array<number>, lon: Array<number>, toLat: number, toLon: number): void => {
+  const fromLat = lat[lat.length - 1]!
+  const fromLon = lon[lon.length - 1]!
+  const n = Math.max(1, Math.ceil(haversineKm(fromLat, fromLon, toLat, toLon) / SPUR_STEP_KM))
+  for (let i = 1; i < n; i++) {
+    lat.push(fromLat + ((toLat - fromLat) * i) / n)
+    lon.push(fromLon + ((toLon - fromLon) * i) / n)
+  }
+  lat.push(toLat)
+  lon.push(toLon)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { LOCALE_TABLE, LOCALES } from "@tripsearch/core"
+import { type BusyRoadSearch, busyRoadSearches } from "./busyRoadSearches.js"
 import { Random } from "./Random.js"
 
 /** What the query-log generator reads of a feed trip. */
@@ -26,9 +27,22 @@ export interface GenerateQueryLogOptions {
    * mix the search benchmark measures, because a matcher tuned on light pairs hides its fixed cost.
    */
   readonly mix?: QueryMix
+  /**
+   * The heavy mix's searches along busy roads: ROAD_SHARE of its searches go from a town a road
+   * passes to the road's end or beyond. Default: the generator's busy roads (`busyRoadSearches`);
+   * `[]` for none.
+   */
+  readonly roads?: ReadonlyArray<BusyRoadSearch>
 }
 
-export type QueryMix = "default" | "heavy"
+/**
+ * `"wide"`: single places and pairs of the feed with `radius`, `radius_from` or `radius_to` of
+ * 100-500 km, where a search spans regions.
+ */
+export type QueryMix = "default" | "heavy" | "wide"
+
+/** Share of the heavy mix's searches along a busy road. */
+const ROAD_SHARE = 0.35
 
 /** One line of the API's query log (the shape `http-express` writes). */
 export interface QueryLogRecord {
@@ -96,6 +110,9 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
   pairList.reduce((acc, p, k) => (cumulative[k] = acc + p.weight), 0)
   // The heavy mix leans on the busiest cities and routes: where a fixed cost per search shows.
   const heavy = options.mix === "heavy" ? busiest(places, pairList) : undefined
+  const roads = options.mix === "heavy" ? (options.roads ?? busyRoadSearches()).filter((r) => r.along.length > 0 && r.ends.length > 0) : []
+  const roadWeights = new Float64Array(roads.length)
+  roads.reduce((acc, r, k) => (roadWeights[k] = acc + r.weight), 0)
 
   let timeMs = options.startMs
   for (let n = 0; n < options.count; n++) {
@@ -106,6 +123,17 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
     const info = LOCALE_TABLE[locale]
     const cur = info.alternative !== undefined && random.chance(0.25) ? info.alternative : info.currency
     const q: Array<[string, string]> = [["locale", locale], ["cur", cur]]
+    if (options.mix === "wide") {
+      yield record(timeMs, "/api/v2/trips", [...q, ...wideSearch(pair, random.pick(places), random.pick(pair.trips), random)], 200, random)
+      continue
+    }
+    if (roads.length > 0 && random.chance(ROAD_SHARE)) {
+      // A passenger in a town the drivers pass through, going where they go.
+      const road = roads[random.cumulative(roadWeights)]!
+      const along = { from: random.pick(road.along), to: random.pick(road.ends) }
+      yield record(timeMs, "/api/v2/trips", [...q, ...heavySearch(along, along, trip, random, true)], 200, random)
+      continue
+    }
     if (options.mix === "heavy") {
       // Half the places and routes among the busiest, the others drawn by how many trips pass them.
       const top = heavy !== undefined && random.chance(0.5)
@@ -186,10 +214,12 @@ const heavySearch = (
   pair: { readonly from: Place; readonly to: Place },
   busy: { readonly from: Place; readonly to: Place },
   trip: QueryLogTrip,
-  random: Random
+  random: Random,
+  pairOnly = false
 ): Array<[string, string]> => {
   const q: Array<[string, string]> = []
-  const kind = random.weighted([35, 12, 8, 23, 22]) // coords pair, names pair, centres pair, from only, to only
+  // coords pair, names pair, centres pair, from only, to only
+  const kind = random.weighted(pairOnly ? [35, 12, 8] : [35, 12, 8, 23, 22])
   const centre = (p: Place) => `${p.lat}|${p.lon}`
   const place = (side: "f" | "t", p: Place) => {
     if (kind === 1) q.push([`${side}n`, p.city])
@@ -230,6 +260,38 @@ const heavySearch = (
   }
   if (random.chance(0.35)) q.push(["limit", String(random.pick([0, 5, 20, 50, 100]))])
   if (random.chance(0.3)) q.push(["page", String(random.int(2, 20))])
+  return q
+}
+
+/** A radius of 100..500 km, log-uniform. */
+const regionRadius = (random: Random): string => String(Math.round(100 * Math.exp(random.between(0, Math.log(5)))))
+
+/**
+ * One wide search: a pair of the feed or a single place, by coordinates or names, with `radius`
+ * (or `radius_from` / `radius_to`) of 100-500 km; dates, sorts and pages as in the heavy mix.
+ */
+const wideSearch = (pair: { readonly from: Place; readonly to: Place }, single: Place, trip: QueryLogTrip, random: Random): Array<[string, string]> => {
+  const q: Array<[string, string]> = []
+  const kind = random.weighted([40, 30, 30]) // pair, from only, to only
+  const byName = random.chance(0.3)
+  const place = (side: "f" | "t", p: Place) => q.push(byName ? [`${side}n`, p.city] : [`${side}c`, coords(p, random)])
+  if (kind === 0) {
+    place("f", pair.from)
+    place("t", pair.to)
+    const r = random.next()
+    if (r < 0.4) q.push(["radius", regionRadius(random)])
+    else if (r < 0.7) q.push(["radius_from", regionRadius(random)])
+    else if (r < 0.85) q.push(["radius_to", regionRadius(random)])
+    else q.push(["radius_from", regionRadius(random)], ["radius_to", regionRadius(random)])
+  } else {
+    place(kind === 1 ? "f" : "t", single)
+    q.push([random.chance(0.7) ? "radius" : kind === 1 ? "radius_from" : "radius_to", regionRadius(random)])
+  }
+  const departure = Date.parse(trip.departure_time)
+  if (Number.isFinite(departure) && random.chance(0.4)) q.push(["db", ymd(departure - random.int(0, 3) * DAY_MS)])
+  if (random.chance(0.4)) q.push(["sort", random.chance(0.5) ? "trip_date" : "trip_price"])
+  if (random.chance(0.3)) q.push(["limit", String(random.pick([5, 20, 50, 100]))])
+  if (random.chance(0.2)) q.push(["page", String(random.int(2, 10))])
   return q
 }
 

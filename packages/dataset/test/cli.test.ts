@@ -29,10 +29,37 @@ it("writes a feed and a recorded-query log over its trips, for tripsearch-replay
   for (const name of named) expect(cities.has(name)).toBe(true)
 })
 
+it("writes the meeting point feed with --meeting-points-out, and trips without roads with --roads off", async () => {
+  const cli = new URL("../dist/cli.js", import.meta.url).pathname
+  const feed = join(dir, "no-roads.ndjson")
+  const points = join(dir, "meeting-points.ndjson")
+  const args = ["--trips", "200", "--seed", "mp", "--now", "2026-03-01T10:00:00Z"]
+  const { stderr } = await run(process.execPath, [cli, ...args, "--out", feed, "--meeting-points-out", points, "--roads", "off"])
+  expect(stderr).toMatch(/\d+ meeting points in /)
+  const trips = readFileSync(feed, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  expect(trips).toHaveLength(200)
+  expect(trips.every((t) => t.legs.every((l: object) => !("path" in l)))).toBe(true)
+  const lines = readFileSync(points, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  const ids = new Set(lines.map((p) => p.id))
+  expect(ids.size).toBe(lines.length)
+  expect(lines.length).toBeGreaterThan(20_000)
+  const named = trips.flatMap((t) => t.waypoints.filter((w: { meeting_point_id?: number }) => w.meeting_point_id !== undefined))
+  expect(named.length).toBeGreaterThan(0)
+  for (const w of named) expect(ids.has(w.meeting_point_id)).toBe(true)
+  const withRoads = join(dir, "roads.ndjson")
+  await run(process.execPath, [cli, ...args, "--out", withRoads])
+  const roads = readFileSync(withRoads, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  expect(roads.every((t) => t.legs.every((l: { path?: string }) => typeof l.path === "string" && l.path.length > 0))).toBe(true)
+  for (const t of roads) for (const l of t.legs) delete l.path
+  expect(roads).toEqual(trips)
+})
+
 it("prints the usage for --help, and a short usage error for an unknown flag, writing nothing", async () => {
   const cli = new URL("../dist/cli.js", import.meta.url).pathname
   const help = await run(process.execPath, [cli, "--help", "--out", join(dir, "help.ndjson")])
   expect(help.stdout).toMatch(/^usage: tripsearch-generate --trips N/)
+  expect(help.stdout).toMatch(/--meeting-points-out FILE/)
+  expect(help.stdout).toMatch(/--roads on\|off/)
   expect(help.stderr).toBe("")
   const bad = await run(process.execPath, [cli, "--trips", "5", "--bogus", "--out", join(dir, "bad.ndjson")]).then(
     () => expect.fail("an unknown flag must fail"),

@@ -1,7 +1,9 @@
 import { LOCALE_TABLE, LOCALES } from "@tripsearch/core"
 import { describe, expect, it } from "vitest"
 import { feedLines } from "../src/feedLines.js"
+import { busyRoadSearches } from "../src/busyRoadSearches.js"
 import { generateQueryLog, type QueryLogTrip } from "../src/generateQueryLog.js"
+import { haversineKm } from "../src/haversineKm.js"
 
 const NOW = Date.UTC(2024, 4, 1)
 const trips = [...feedLines({ trips: 400, seed: 7, nowMs: NOW })].map((l) => JSON.parse(l) as QueryLogTrip)
@@ -96,6 +98,47 @@ describe("generateQueryLog", () => {
           if (v !== null) expect(Number(v)).toSatisfy((r: number) => Number.isInteger(r) && r >= 1 && r <= 300)
         }
       }
+    })
+
+    it("lands on the busy roads: a third of its searches from a town a busy road passes to the road's end or beyond", () => {
+      const roads = busyRoadSearches()
+      // A place of the query: named, or given by coordinates within 3 km of the town's centre.
+      type Named = { readonly name: string | null; readonly lat: number; readonly lon: number }
+      const parse = (name: string | null, coords: string | null): Named => {
+        const [lat, lon] = (coords ?? "NaN|NaN").split("|").map(Number)
+        return { name, lat: lat!, lon: lon! }
+      }
+      const atPlace = (q: Named, p: { city: string; lat: number; lon: number }) =>
+        q.name === p.city || (Math.abs(q.lat - p.lat) < 0.05 && Math.abs(q.lon - p.lon) < 0.05 && haversineKm(q.lat, q.lon, p.lat, p.lon) <= 3)
+      const along = heavy(8).filter((r) => {
+        const p = new URLSearchParams(r.query)
+        const from = parse(p.get("fn"), p.get("fc"))
+        const to = parse(p.get("tn"), p.get("tc"))
+        return roads.some((road) => road.along.some((a) => atPlace(from, a)) && road.ends.some((e) => atPlace(to, e)))
+      })
+      expect(along.length / 3000).toBeGreaterThan(0.3)
+      expect(along.length / 3000).toBeLessThan(0.45)
+      // Not only the trips' own pairs: none of these towns is a waypoint of the sample's trips.
+      const waypoints = new Set(trips.flatMap((t) => t.waypoints.map((w) => w.city)))
+      const from = along.map((r) => new URLSearchParams(r.query)).filter((p) => p.has("fn")).map((p) => p.get("fn")!)
+      expect(from.filter((city) => !waypoints.has(city)).length).toBeGreaterThan(from.length / 2)
+      expect([...generateQueryLog({ trips, count: 300, seed: 8, startMs: NOW, mix: "heavy", roads: [] })]).not.toEqual(heavy(8, 300))
+    })
+  })
+
+  describe("the wide mix", () => {
+    it("asks single places and pairs with radius, radius_from or radius_to of 100 to 500 km", () => {
+      const params = [...generateQueryLog({ trips, count: 2000, seed: 9, startMs: NOW, mix: "wide" })].map((r) => new URLSearchParams(r.query))
+      const from = (p: URLSearchParams) => p.has("fn") || p.has("fc")
+      const to = (p: URLSearchParams) => p.has("tn") || p.has("tc")
+      expect(params.filter((p) => from(p) && to(p)).length).toBeGreaterThan(600)
+      expect(params.filter((p) => from(p) !== to(p)).length).toBeGreaterThan(1000)
+      for (const p of params) {
+        const radii = ["radius", "radius_from", "radius_to"].map((k) => p.get(k)).filter((v) => v !== null).map(Number)
+        expect(radii.length).toBeGreaterThan(0)
+        for (const r of radii) expect(r).toSatisfy((x: number) => Number.isInteger(x) && x >= 100 && x <= 500)
+      }
+      for (const k of ["radius", "radius_from", "radius_to"]) expect(params.some((p) => p.has(k)), k).toBe(true)
     })
   })
 })

@@ -48,7 +48,22 @@ describe("the query log of tripsearch-generate", () => {
     expect(() => parseCommandLine([...base, "--queries", "x", "--queries-out", "q.ndjson"])).toThrow(/--queries must be an integer/)
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q.ndjson"])).toMatchObject({ queries: { mix: "default" } })
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "heavy"])).toMatchObject({ queries: { mix: "heavy" } })
-    expect(() => parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "light"])).toThrow(/--queries-mix must be default or heavy, got "light"/)
+    expect(() => parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "light"])).toThrow(/--queries-mix must be default, heavy or wide, got "light"/)
     expect(() => parseCommandLine([...base, "--queries-mix", "heavy"])).toThrow(/--queries-mix goes with --queries/)
+    expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "wide"])).toMatchObject({ queries: { mix: "wide" } })
+  })
+})
+
+describe("roads and meeting points on the command line", () => {
+  const base = ["--trips", "10", "--seed", "s", "--now", "2026-03-01T10:00:00Z"]
+  it("reads --roads on|off and --meeting-points-out", () => {
+    expect(parseCommandLine(base)).not.toHaveProperty("roads")
+    expect(parseCommandLine([...base, "--roads", "on"])).not.toHaveProperty("roads")
+    expect(parseCommandLine([...base, "--roads", "off"])).toMatchObject({ roads: false })
+    expect(parseCommandLine([...base, "--meeting-points-out", "mp.ndjson"])).toMatchObject({ meetingPointsOut: "mp.ndjson" })
+    expect(() => parseCommandLine([...base, "--roads", "no"])).toThrow(/--roads must be on or off, got "no"/)
+    expect(parseCommandLine([...base, "--dense"])).toMatchObject({ dense: true })
+    expect(parseCommandLine(base)).not.toHaveProperty("dense")
+    expect(() => parseCommandLine([...base, "--meeting-points-out", ""])).toThrow(/--meeting-points-out must name a file/)
   })
 })
