@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { feedLines, GENERATOR_VERSION } from "@tripsearch/dataset"
-import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { feedLines, GENERATOR_VERSION, meetingPointLines } from "@tripsearch/dataset"
+import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { DATASET_SEED } from "./config.js"
 
 /** The demo key of the default data set, kept (plain) in a small file beside the database. */
@@ -145,6 +145,9 @@ export const ensureDataset = async (options: EnsureDatasetOptions): Promise<Ensu
   const db = openDatabase(partial)
   let demoKey: DemoKey
   try {
+    // The meeting points first: each trip's stops along the road are worked out as it is imported.
+    const points = await importMeetingPoints(db, meetingPointLines({ trips: options.trips, seed: options.seed ?? DATASET_SEED, nowMs: options.nowMs }))
+    if (!points.ok) throw new Error(`the generated meeting points were refused by the import:\n  ${points.errors.slice(0, 10).join("\n  ")}`)
     const feed = feedLines({ trips: options.trips, seed: options.seed ?? DATASET_SEED, nowMs: options.nowMs })
     const progress = options.onProgress
     const result = await importFeed(db, feed, {

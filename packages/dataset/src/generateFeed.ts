@@ -60,7 +60,7 @@ const NETWORK_SHARE = 0.85
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type Waypoint = Mutable<FeedTripInput["waypoints"][number]>
 // `path` is declared here until the core's feed model has it (issue 25); the JSON is the same.
-type Leg = FeedTripInput["legs"][number] & { path?: string }
+type Leg = FeedTripInput["legs"][number]
 type Driver = FeedTripInput["driver"]
 type Car = FeedTripInput["car"]
 
