@@ -65,7 +65,10 @@ export const MeetingPoint = Schema.Struct({
   longitude: Schema.Number,
   country_code: Schema.String,
   tags: Schema.optional(Schema.Array(Schema.String))
-}).annotations({ identifier: "MeetingPoint" })
+}).annotations({
+  identifier: "MeetingPoint",
+  description: "A place where drivers pick passengers up: `departure_meeting_point` is the meeting point of the segment's departure, whether it lies along the driver's road or is a waypoint's own."
+})
 
 export const Car = Schema.Struct({
   id: Schema.optional(Schema.String),
@@ -131,7 +134,10 @@ const SegmentFields = {
   seats: described(Int, "Seats the driver offers."),
   duration: ValueObject,
   distance: ValueObject,
-  permanent_id: described(Schema.String, "The trip id for the whole trip, `{id}_{i}_{j}` for the segment from waypoint i to waypoint j; the details address takes both.")
+  permanent_id: described(
+    Schema.String,
+    "The trip id for the whole trip, `{id}_{i}_{j}` for the segment from waypoint i to waypoint j, an end along the road written `m{meeting point id}` (`{id}_m{mp}_{j}`); the details address takes them all."
+  )
 }
 
 export const Trip = Schema.Struct({
@@ -148,7 +154,9 @@ export const Trip = Schema.Struct({
   locations_to_display: Schema.optional(described(Schema.Array(Schema.String), "The city of every waypoint of the whole trip.")),
   departure_passenger_routing: Schema.optional(Routing),
   arrival_passenger_routing: Schema.optional(Routing),
-  corridoring_type: Schema.optional(Schema.String),
+  corridoring_type: Schema.optional(
+    described(Schema.Literal("PLANNED", "CORRIDORING"), "`PLANNED` when both ends of the segment are the driver's waypoints, `CORRIDORING` when either lies along the driver's road (a meeting point the road passes).")
+  ),
   vehicle_pictures: Schema.optional(Schema.Array(PictureItem))
 }).annotations({
   identifier: "Trip",
