@@ -4,15 +4,15 @@
 // search use-case, JSON), then over HTTP against the real server (one client with keep-alive,
 // then 32 clients). Every figure is printed next to its target. See docs/PERFORMANCE.md.
 //
-//   npm run bench:search -- [--trips N] [--queries Q] [--seed S] [--seconds S] [--threads T] [--http yes|no]
+//   npm run bench:search -- [--trips N] [--queries Q] [--seed S] [--seconds S] [--threads T] [--http yes|no] [--roads on|off]
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { feedLines, GENERATOR_VERSION, generateQueryLog } from "@tripsearch/dataset"
-import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { feedLines, GENERATOR_VERSION, generateQueryLog, meetingPointLines } from "@tripsearch/dataset"
+import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { coreTarget } from "../../replay/dist/targets.js"
 import { startChild } from "./startChild.mjs"
 
@@ -26,6 +26,8 @@ the replay tool's core target), then over HTTP (one client with keep-alive, then
   --seconds S     length of each HTTP load run (default 10)
   --threads T     the server's pool workers (default 2)
   --http no       skip the HTTP part
+  --roads off     a feed without roads and without meeting points (default on: every leg has its
+                  road, and the generator's meeting points are imported first)
   --help          this text`
 
 let values
@@ -33,6 +35,7 @@ try {
   ;({ values } = parseArgs({
     options: {
       trips: { type: "string", default: "1000000" },
+      roads: { type: "string", default: "on" },
       queries: { type: "string", default: "1000" },
       seed: { type: "string", default: "1" },
       seconds: { type: "string", default: "10" },
@@ -63,6 +66,11 @@ const N = int("trips")
 const Q = int("queries")
 const SEED = values.seed
 const SECONDS = int("seconds")
+if (values.roads !== "on" && values.roads !== "off") {
+  console.error(`bench:search: --roads must be on or off, got "${values.roads}"`)
+  process.exit(2)
+}
+const ROADS = values.roads === "on"
 if (values.http !== "yes" && values.http !== "no") {
   console.error(`bench:search: --http must be yes or no, got "${values.http}"`)
   process.exit(2)
@@ -75,7 +83,7 @@ const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
 const benchDir = join(root, ".bench")
 mkdirSync(benchDir, { recursive: true })
 // The generator version in the names: a store of an older generator is never reused.
-const stem = `search-${N}-${SEED}-g${GENERATOR_VERSION}`
+const stem = `search-${N}-${SEED}-g${GENERATOR_VERSION}${ROADS ? "" : "-noroads"}`
 const dbPath = join(benchDir, `${stem}.db`)
 const logPath = join(benchDir, `${stem}-heavy-${Q}.ndjson`)
 
@@ -89,7 +97,7 @@ if (!existsSync(dbPath) || !existsSync(logPath)) {
   const sample = []
   function* lines() {
     let n = 0
-    for (const line of feedLines({ trips: N, seed: SEED, nowMs: GEN_NOW })) {
+    for (const line of feedLines({ trips: N, seed: SEED, nowMs: GEN_NOW, roads: ROADS })) {
       if (n++ % sampleEvery === 0) sample.push(JSON.parse(line))
       yield line
     }
@@ -98,6 +106,10 @@ if (!existsSync(dbPath) || !existsSync(logPath)) {
     const tmp = `${dbPath}.partial`
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${tmp}${suffix}`, { force: true })
     const db = openDatabase(tmp)
+    if (ROADS) {
+      const points = await importMeetingPoints(db, meetingPointLines({ trips: N, seed: SEED, nowMs: GEN_NOW }))
+      if (!points.ok) throw new Error(points.errors.slice(0, 5).join("\n"))
+    }
     const result = await importFeed(db, lines())
     if (!result.ok) throw new Error(result.errors.slice(0, 5).join("\n"))
     db.pragma("wal_checkpoint(TRUNCATE)")
@@ -112,7 +124,7 @@ if (!existsSync(dbPath) || !existsSync(logPath)) {
 }
 const queries = readFileSync(logPath, "utf8").split("\n").filter((l) => l !== "").map((l, k) => ({ line: k + 1, ...JSON.parse(l) }))
 
-console.log(`search bench (heavy mix): ${N} trips, ${queries.length} searches (${logPath}); ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`)
+console.log(`search bench (heavy mix${ROADS ? ", roads and meeting points" : ", no roads"}): ${N} trips, ${queries.length} searches (${logPath}); ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`)
 
 // ---- helpers ---------------------------------------------------------------------------------------
 
@@ -147,8 +159,14 @@ for (const q of queries) {
   let matched = -1
   // The pager's total, read off the text: parsing every answer (up to 200 KB) here would make
   // garbage that the collector then collects during the next searches, and their time.
-  if (answer.status === 200) matched = Number(/"pager":\{[^}]*"total":(\d+)/.exec(answer.body)[1])
-  measured.push({ q, latency: answer.latencyMs, status: answer.status, matched })
+  let corridoring = 0
+  let shown = 0
+  if (answer.status === 200) {
+    matched = Number(/"pager":\{[^}]*"total":(\d+)/.exec(answer.body)[1])
+    corridoring = answer.body.split('"corridoring_type":"CORRIDORING"').length - 1
+    shown = corridoring + answer.body.split('"corridoring_type":"PLANNED"').length - 1
+  }
+  measured.push({ q, latency: answer.latencyMs, status: answer.status, matched, corridoring, shown })
 }
 await core.close()
 const failed = measured.filter((m) => m.status !== 200)
@@ -156,6 +174,11 @@ if (failed.length > 0) console.log(`  note: ${failed.length} searches answered n
 const ok = measured.filter((m) => m.status === 200)
 const matchedSorted = ok.map((m) => m.matched).sort((a, b) => a - b)
 console.log(`matched trips per search: p50 ${rank(matchedSorted, 50)}, p90 ${rank(matchedSorted, 90)} [benchmark honest if >= 5000 at 1M: ${rank(matchedSorted, 90) >= 5000 ? "yes" : "no"}], max ${matchedSorted.at(-1)}`)
+const corridoring = ok.reduce((s, m) => s + m.corridoring, 0)
+const shownTrips = ok.reduce((s, m) => s + m.shown, 0)
+console.log(
+  `trips shown along the road (CORRIDORING): ${corridoring} of ${shownTrips} (${shownTrips === 0 ? 0 : ((100 * corridoring) / shownTrips).toFixed(1)}%), in ${ok.filter((m) => m.corridoring > 0).length} of ${ok.length} answers`
+)
 console.log("\n1. whole search in one thread (routing, decoding, use-case, JSON):")
 const whole = spread(measured.map((m) => m.latency))
 console.log(line("all searches", whole))
