@@ -144,7 +144,7 @@ describe("tripsearch-store CLI", () => {
   })
 
   it("prints the usage for --help and does nothing else", async () => {
-    const usage = /^Usage:\n {2}tripsearch-store import --db PATH\|URL \[--snapshot PATH\|off\] FILE\.\.\./
+    const usage = /^Usage:\n {2}tripsearch-store import --db PATH\|URL \[--meeting-points FILE\] \[--snapshot PATH\|off\] \[FILE\.\.\.\]/
     const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
     const program = spawnSync(process.execPath, [cli, "keys", "create", "--db", tmp.path("new.db"), "--help"], { encoding: "utf8", cwd: tmp.dir })
     expect(program).toMatchObject({ status: 0, stderr: "" })
