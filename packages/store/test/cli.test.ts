@@ -1,3 +1,4 @@
+import polyline from "@mapbox/polyline"
 import { execFileSync, spawnSync } from "node:child_process"
 import { existsSync, readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -95,6 +96,45 @@ describe("tripsearch-store CLI", () => {
     expect((await capture(["frobnicate"])).err).toContain("unknown command: frobnicate")
     expect((await capture(["import", "--db", db])).err).toContain("import needs at least one FILE")
     expect((await capture(["import", "--db", db, "--bogus", "f"])).code).toBe(2)
+  })
+
+  it("imports meeting points with --meeting-points, first, and the stops along the road of the trips they touch (SQLite and PostgreSQL)", async () => {
+    // Paris -> Lyon whose road passes Mâcon; a meeting point 400 m off it.
+    const road: Array<[number, number]> = [[48.8566, 2.3522], [47.8, 3.57], [46.8, 4.85], [46.31, 4.83], [45.764, 4.8357]]
+    const trip = tripInput("road", { departure_time: "2030-07-15T08:30:00+02:00" })
+    const legs = trip["legs"] as Array<Record<string, unknown>>
+    const withRoad = { ...trip, legs: [{ ...legs[0], path: polyline.encode(road, 5) }, legs[1]] }
+    const trips = tmp.write("road.ndjson", feed([withRoad]))
+    const mp = (lon: number, extra = {}) =>
+      JSON.stringify({ id: 7, name: "Gare de Mâcon-Ville", full_name: "Gare de Mâcon-Ville, Mâcon", city: "Mâcon", lat: 46.314, lon, country: "FR", tags: ["TRAIN_STATION"], ...extra }) + "\n"
+    const on = tmp.write("on.ndjson", mp(4.83))
+    const off = tmp.write("off.ndjson", mp(4.9))
+    const bad = tmp.write("bad.ndjson", mp(4.83, { tags: ["station"] }))
+    const database = await freshDatabase()
+    try {
+      for (const db of [tmp.path("mp.db"), database.url]) {
+        const snapshot = db.startsWith("postgres") ? [] : ["--snapshot", "off"]
+        const first = await capture(["import", "--db", db, ...snapshot, "--meeting-points", on, trips])
+        expect(first).toEqual({ code: 0, out: `${on}: 1 meeting points (0 unchanged), stops along the road changed on 0 trips\n${trips}: imported 1 trips (seq 1)\n`, err: "" })
+        const stopsOf = async () => {
+          const layer = db.startsWith("postgres") ? (await import("@tripsearch/storage-postgres")).PostgresTripStore.layer(db) : SqliteTripStore.layer(db)
+          return Effect.runPromise(Effect.flatMap(TripStore, (s) => s.getTrip("road")).pipe(Effect.provide(layer), Effect.scoped)).then((t) => (t as any).value.roadStops?.map((s: { mp: number }) => s.mp))
+        }
+        expect(await stopsOf()).toEqual([7])
+        expect(await capture(["import", "--db", db, ...snapshot, "--meeting-points", off])).toEqual({
+          code: 0,
+          out: `${off}: 1 meeting points (0 unchanged), stops along the road changed on 1 trips\n`,
+          err: ""
+        })
+        expect(await stopsOf()).toBeUndefined()
+        const refused = await capture(["import", "--db", db, ...snapshot, "--meeting-points", bad, trips])
+        expect(refused.code).toBe(1)
+        expect(refused.err).toContain(`${bad}: line 1: tags[0]: must be a word of A-Z and _`)
+        expect(refused.out).toBe("")
+      }
+    } finally {
+      await database.drop()
+    }
   })
 
   it("does the same over a PostgreSQL database given by its URL", async () => {
