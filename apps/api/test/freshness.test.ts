@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { feedLines } from "@tripsearch/dataset"
-import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
+import polyline from "@mapbox/polyline"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
 import { ensureDataset } from "../src/ensureDataset.js"
@@ -78,5 +79,41 @@ describe("freshness of a running server", () => {
     expect(await commitAndWait(trip({ seats: 4, seats_left: 3 }), (t) => t?.seats_left === 3)).toBeLessThan(1000)
     expect(await commitAndWait(trip({ seats: 4, seats_left: 1 }), (t) => t?.seats_left === 1)).toBeLessThan(1000)
     expect(await commitAndWait(trip({ status: "cancelled" }), (t) => t === undefined)).toBeLessThan(1000)
+  }, 60_000)
+
+  it("finds a driver along the road at a meeting point added, renamed and removed, within 1 s of each commit", async () => {
+    // The trip again, with its road; a meeting point 300 m off the middle of its first leg's road.
+    const line = trip({ id: "fresh-road-1", detour: "FIFTEEN_MINUTES" })
+    const fresh = JSON.parse(line) as Json
+    const db = openDatabase(dbPath)
+    expect((await importFeed(db, [line])).ok).toBe(true)
+    db.close()
+    const road = polyline.decode(fresh.legs[0].path as string, 5)
+    const [lat, lon] = road[Math.floor(road.length / 2)]!
+    const point = (patch: Json) =>
+      JSON.stringify({ id: 999_000_001, name: "Aire de Fraîcheur", full_name: "Aire de Fraîcheur, Essai", city: "Essai", lat: lat + 0.0027, lon, country: first.country, tags: ["SERVICE_AREA"], ...patch })
+    const n = fresh.waypoints.length - 1
+    const url = `${base}/api/v2/trips?locale=fr_FR&cur=EUR&fc=${lat + 0.0027}%7C${lon}&tc=${last.lat}%7C${last.lon}&radius=1&limit=100`
+    const along = async (): Promise<Json | undefined> => {
+      const body = (await (await fetch(url, { headers: { key } })).json()) as Json
+      return (body.trips as Array<Json>).find((t) => t.permanent_id === `fresh-road-1_m999000001_${n}`)
+    }
+    const commitPointAndWait = async (patch: Json, done: (found: Json | undefined) => boolean): Promise<number> => {
+      const store = openDatabase(dbPath)
+      const result = await importMeetingPoints(store, [point(patch)])
+      store.close()
+      expect(result.ok).toBe(true)
+      const committed = performance.now()
+      while (performance.now() - committed < 3000) {
+        if (done(await along())) return performance.now() - committed
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      return Infinity
+    }
+    expect(await along()).toBeUndefined()
+    const added = await commitPointAndWait({}, (t) => t?.corridoring_type === "CORRIDORING")
+    expect(added).toBeLessThan(1000)
+    expect(await commitPointAndWait({ name: "Aire de la Source" }, (t) => t?.departure_meeting_point?.name === "Aire de la Source")).toBeLessThan(1000)
+    expect(await commitPointAndWait({ status: "removed" }, (t) => t === undefined)).toBeLessThan(1000)
   }, 60_000)
 })

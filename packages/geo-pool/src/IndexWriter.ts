@@ -10,21 +10,24 @@ export type IndexMessage =
   | { readonly _tag: "IndexImage"; readonly image: IndexImage }
   /** The store's currency rates (at start, then whenever a refresh finds them changed). */
   | { readonly _tag: "Rates"; readonly rates: RateTable }
-  /** The store's active meeting points (at start, then whenever an import changed them), which answers name. */
-  | { readonly _tag: "MeetingPoints"; readonly meetingPoints: ReadonlyArray<StoredMeetingPoint> }
+  /**
+   * The store's meeting points, which answers name: all the active ones (`full`, at start and to a
+   * worker that asks), then those an import changed, removed ones included.
+   */
+  | { readonly _tag: "MeetingPoints"; readonly meetingPoints: ReadonlyArray<StoredMeetingPoint>; readonly full: boolean }
   /** A worker that just started asks for the current image. */
   | { readonly _tag: "ImageWanted" }
 
 interface MeetingPointsHeld {
-  readonly version: string
-  readonly list: ReadonlyArray<StoredMeetingPoint>
+  version: string
+  readonly byId: Map<number, StoredMeetingPoint>
 }
 
 /** The store's active meeting points with the version they were read at (read before the points: a change in between is read again). */
 const readMeetingPoints = async (store: TripStore["Type"]): Promise<MeetingPointsHeld> => {
   const version = await Effect.runPromise(store.meetingPointsVersion)
   const all = await Effect.runPromise(store.meetingPoints())
-  return { version, list: [...all.values()] }
+  return { version, byId: new Map(all) }
 }
 
 /** How often a store that wakes its followers (`TripStore.watchChanges`) is polled all the same. */
@@ -189,12 +192,18 @@ export class IndexWriter {
         this.rates = rates
         this.postRates()
       }
-      // The meeting points that answers name are read again only when an import changed them.
+      // The meeting points that answers name: only those an import changed are read and sent.
       const version = await Effect.runPromise(this.store.meetingPointsVersion)
       if (this.closed) return
       if (version !== this.meetingPoints.version) {
-        this.meetingPoints = await readMeetingPoints(this.store)
-        this.postMeetingPoints()
+        const changed = await Effect.runPromise(this.store.meetingPointsSince(this.meetingPoints.version))
+        if (this.closed) return
+        for (const mp of changed) {
+          if (mp.status === "active") this.meetingPoints.byId.set(mp.id, mp)
+          else this.meetingPoints.byId.delete(mp.id)
+        }
+        this.meetingPoints.version = version
+        if (!this.closed) this.channel.postMessage({ _tag: "MeetingPoints", meetingPoints: changed, full: false } satisfies IndexMessage)
       }
       this.stats[STATS.lastRefreshAt] = Date.now()
     } catch (e) {
@@ -215,7 +224,7 @@ export class IndexWriter {
   }
 
   private postMeetingPoints(): void {
-    if (!this.closed) this.channel.postMessage({ _tag: "MeetingPoints", meetingPoints: this.meetingPoints.list } satisfies IndexMessage)
+    if (!this.closed) this.channel.postMessage({ _tag: "MeetingPoints", meetingPoints: [...this.meetingPoints.byId.values()], full: true } satisfies IndexMessage)
   }
 
   private postRates(): void {

@@ -42,12 +42,20 @@ channel.unref()
 let searcher: TripSearcher | undefined
 let version = -1
 let rates: RateTable | undefined
-let meetingPoints: ReadonlyMap<number, StoredMeetingPoint> = new Map()
+let meetingPoints = new Map<number, StoredMeetingPoint>()
 const firstImage = new Promise<void>((resolve) => {
   channel.onmessage = (event) => {
     const message = (event as MessageEvent).data as IndexMessage | undefined
     if (message?._tag === "Rates") rates = message.rates
-    if (message?._tag === "MeetingPoints") meetingPoints = new Map(message.meetingPoints.map((mp) => [mp.id, mp]))
+    if (message?._tag === "MeetingPoints") {
+      if (message.full) meetingPoints = new Map(message.meetingPoints.map((mp) => [mp.id, mp]))
+      else {
+        for (const mp of message.meetingPoints) {
+          if (mp.status === "active") meetingPoints.set(mp.id, mp)
+          else meetingPoints.delete(mp.id)
+        }
+      }
+    }
     else if (message?._tag === "IndexImage" && message.image.version > version) adopt(message.image)
     if (searcher !== undefined && rates !== undefined) resolve()
   }
@@ -93,7 +101,8 @@ const indexOnlyStore: TripStore["Type"] = {
       }
       return found
     }),
-  meetingPointsVersion: Effect.die(new Error("geo-pool: a worker does not follow the store"))
+  meetingPointsVersion: Effect.die(new Error("geo-pool: a worker does not follow the store")),
+  meetingPointsSince: () => Effect.die(new Error("geo-pool: a worker does not follow the store"))
 }
 
 /**

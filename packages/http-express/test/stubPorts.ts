@@ -15,7 +15,8 @@ export const stubPorts = (seq: number) =>
       changesSince: () => Effect.succeed({ seq, upserts: [], removed: [] }),
       rates: Effect.succeed(DEFAULT_RATES),
       meetingPoints: () => Effect.succeed(new Map()),
-      meetingPointsVersion: Effect.succeed("0")
+      meetingPointsVersion: Effect.succeed("0"),
+      meetingPointsSince: () => Effect.succeed([])
     }),
     Layer.succeed(PlaceResolver, { resolve: () => Effect.succeed(Option.none()) }),
     Layer.succeed(TripMatcher, { match: () => Effect.dieMessage("no matcher in this test") })

@@ -101,6 +101,12 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
       }),
       false
     ),
+  meetingPointsSince: (version) =>
+    storeRead(async () =>
+      (await sql<Array<{ mp_json: string }>>`SELECT mp_json FROM meeting_points WHERE version > ${Number(version)} ORDER BY id`).map(
+        (row) => JSON.parse(row.mp_json) as StoredMeetingPoint
+      )
+    ),
   meetingPointsVersion: storeRead(async () => {
     const [row] = await sql<Array<{ value: string }>>`SELECT value FROM meta WHERE key = 'meeting_points_version'`
     return row?.value ?? "0"

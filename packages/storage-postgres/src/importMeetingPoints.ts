@@ -30,6 +30,8 @@ export const importMeetingPoints = async (sql: Sql, source: FeedSource): Promise
     let seq = Number(locked!.seq)
     let unchanged = 0
     const places: Array<readonly [number, number]> = []
+    const [known] = await tx<Array<{ value: string }>>`SELECT value FROM meta WHERE key = 'meeting_points_version'`
+    const version = Number(known?.value ?? "0") + 1
     for (const mp of read.meetingPoints) {
       const json = JSON.stringify(mp)
       const [before] = await tx<Array<{ status: string; lat: number; lon: number; mp_json: string }>>`
@@ -41,14 +43,16 @@ export const importMeetingPoints = async (sql: Sql, source: FeedSource): Promise
       if (before !== undefined && before.status === "active") places.push([before.lat, before.lon])
       if (mp.status === "active") places.push([mp.lat, mp.lon])
       await tx`
-        INSERT INTO meeting_points (id, status, lat, lon, mp_json) VALUES (${mp.id}, ${mp.status}, ${mp.lat}, ${mp.lon}, ${json})
-        ON CONFLICT (id) DO UPDATE SET status = excluded.status, lat = excluded.lat, lon = excluded.lon, mp_json = excluded.mp_json`
+        INSERT INTO meeting_points (id, status, lat, lon, mp_json, version) VALUES (${mp.id}, ${mp.status}, ${mp.lat}, ${mp.lon}, ${json}, ${version})
+        ON CONFLICT (id) DO UPDATE SET status = excluded.status, lat = excluded.lat, lon = excluded.lon, mp_json = excluded.mp_json, version = excluded.version`
     }
     let trips = 0
-    if (places.length > 0) {
+    if (unchanged < read.meetingPoints.length) {
       await tx`
-        INSERT INTO meta (key, value) VALUES ('meeting_points_version', '1')
-        ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text`
+        INSERT INTO meta (key, value) VALUES ('meeting_points_version', ${String(version)})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+    }
+    if (places.length > 0) {
       const candidates = new Set<string>()
       if (places.length > LOOK_AT_ALL_AFTER) {
         for (const r of await tx<Array<{ id: string }>>`SELECT id FROM trips WHERE road_min_lat IS NOT NULL AND status = 'active'`) candidates.add(r.id)
@@ -71,6 +75,8 @@ export const importMeetingPoints = async (sql: Sql, source: FeedSource): Promise
         trips++
       }
       if (trips > 0) await tx`UPDATE change_seq SET seq = ${seq}`
+    }
+    if (unchanged < read.meetingPoints.length) {
       await tx`SELECT pg_notify(${CHANGES_CHANNEL}, ${String(seq)})`
     }
     return { ok: true as const, imported: read.meetingPoints.length, unchanged, trips, seq }

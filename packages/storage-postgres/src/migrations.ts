@@ -81,8 +81,10 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     status  text NOT NULL CHECK (status IN ('active', 'removed')),
     lat     double precision NOT NULL,
     lon     double precision NOT NULL,
-    mp_json text NOT NULL
+    mp_json text NOT NULL,
+    version bigint NOT NULL
   );
+  CREATE INDEX meeting_points_version ON meeting_points (version);
   ALTER TABLE trips ADD COLUMN road_stops text;
   ALTER TABLE trips ADD COLUMN road_min_lat double precision;
   ALTER TABLE trips ADD COLUMN road_max_lat double precision;

@@ -45,6 +45,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   const meetingPointRows = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' AND id IN (SELECT value FROM json_each(?))").pluck()
   const allMeetingPoints = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' ORDER BY id").pluck()
   const mpVersion = db.prepare("SELECT value FROM meta WHERE key = 'meeting_points_version'").pluck()
+  const meetingPointsAfter = db.prepare("SELECT mp_json FROM meeting_points WHERE version > ? ORDER BY id").pluck()
   const tripJsonOf = db.prepare("SELECT trip_json FROM trips WHERE id = ?").pluck()
   const tripJson = (id: string): string => tripJsonOf.get(id) as string
   const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
@@ -97,6 +98,8 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
     changesSince: (seq) => Effect.sync(() => changesSince.deferred(seq)),
     identity: Effect.sync(() => `sqlite:${storeId.get() as string}`),
     meetingPointsVersion: Effect.sync(() => (mpVersion.get() as string | undefined) ?? "0"),
+    meetingPointsSince: (version) =>
+      Effect.sync(() => (meetingPointsAfter.all(Number(version)) as Array<string>).map((json) => JSON.parse(json) as StoredMeetingPoint)),
     rates: Effect.sync(() => {
       const rates: Record<CurrencyCode, number> = { ...DEFAULT_RATES }
       for (const [currency, perEur] of rateRows.all() as Array<[string, number]>) {

@@ -36,7 +36,7 @@ export const importMeetingPoints = async (db: SqliteDatabase, source: FeedSource
   if (!read.ok) return read
   const old = db.prepare("SELECT status, lat, lon, mp_json FROM meeting_points WHERE id = ?").raw()
   const upsert = db.prepare(
-    "INSERT INTO meeting_points (id, status, lat, lon, mp_json) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, lat = excluded.lat, lon = excluded.lon, mp_json = excluded.mp_json"
+    "INSERT INTO meeting_points (id, status, lat, lon, mp_json, version) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status, lat = excluded.lat, lon = excluded.lon, mp_json = excluded.mp_json, version = excluded.version"
   )
   const inBox = db
     .prepare(
@@ -50,6 +50,7 @@ export const importMeetingPoints = async (db: SqliteDatabase, source: FeedSource
   try {
     let unchanged = 0
     const places: Array<readonly [number, number]> = []
+    const version = Number(getMeta(db, "meeting_points_version") ?? "0") + 1
     for (const mp of read.meetingPoints) {
       const json = JSON.stringify(mp)
       const before = old.get(mp.id) as [string, number, number, string] | undefined
@@ -59,10 +60,12 @@ export const importMeetingPoints = async (db: SqliteDatabase, source: FeedSource
       }
       if (before !== undefined && before[0] === "active") places.push([before[1], before[2]])
       if (mp.status === "active") places.push([mp.lat, mp.lon])
-      upsert.run(mp.id, mp.status, mp.lat, mp.lon, json)
+      upsert.run(mp.id, mp.status, mp.lat, mp.lon, json, version)
     }
     let seq = currentSeq(db)
     let trips = 0
+    // A meeting point changed in place (a new name) moves no stop, but its followers must read it again.
+    if (unchanged < read.meetingPoints.length) setMeta(db, "meeting_points_version", String(version))
     if (places.length > 0) {
       const candidates = new Set<string>()
       if (places.length > LOOK_AT_ALL_AFTER) for (const id of withRoad.iterate() as IterableIterator<string>) candidates.add(id)
@@ -81,7 +84,6 @@ export const importMeetingPoints = async (db: SqliteDatabase, source: FeedSource
         trips++
       }
       setMeta(db, "data_version", String(Number(getMeta(db, "data_version") ?? "0") + 1))
-      setMeta(db, "meeting_points_version", String(Number(getMeta(db, "meeting_points_version") ?? "0") + 1))
     }
     db.exec("COMMIT")
     return { ok: true, imported: read.meetingPoints.length, unchanged, trips, seq }

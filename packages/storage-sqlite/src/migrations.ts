@@ -83,8 +83,10 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     status  TEXT NOT NULL CHECK (status IN ('active', 'removed')),
     lat     REAL NOT NULL,
     lon     REAL NOT NULL,
-    mp_json TEXT NOT NULL -- the decoded feed line, defaults applied
+    mp_json TEXT NOT NULL, -- the decoded feed line, defaults applied
+    version INTEGER NOT NULL -- meta's meeting_points_version when the import last changed it
   );
+  CREATE INDEX meeting_points_version ON meeting_points (version);
   ALTER TABLE trips ADD COLUMN road_stops TEXT;
   ALTER TABLE trips ADD COLUMN road_min_lat REAL;
   ALTER TABLE trips ADD COLUMN road_max_lat REAL;

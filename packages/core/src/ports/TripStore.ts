@@ -32,8 +32,10 @@ export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
     readonly identity: Effect.Effect<string>
     /** The active meeting points among `ids` (all of them without `ids`), by id; removed and unknown ones are left out. */
     readonly meetingPoints: (ids?: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, StoredMeetingPoint>>
-    /** Changes whenever an import changes a meeting point: followers that keep them read them again then. */
+    /** Changes whenever an import changes a meeting point: followers that keep them read what changed then. */
     readonly meetingPointsVersion: Effect.Effect<string>
+    /** The meeting points an import changed after `version` (a `meetingPointsVersion`), removed ones included. */
+    readonly meetingPointsSince: (version: string) => Effect.Effect<ReadonlyArray<StoredMeetingPoint>>
     /** Currency rates (units per EUR), defaults overridden by the store's own. */
     readonly rates: Effect.Effect<RateTable>
     /**

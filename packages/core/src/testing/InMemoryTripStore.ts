@@ -42,6 +42,7 @@ export class InMemoryTripStore {
 
   private byLeg = false
   private mpVersion = 0
+  private readonly mpChangedAt = new Map<number, number>()
 
   /** The trip with its stops along the road worked out anew from the meeting points. */
   private withStops(stored: StoredTrip): StoredTrip {
@@ -64,8 +65,9 @@ export class InMemoryTripStore {
 
   /** Adds, replaces or (status `removed`) removes a meeting point; the trips whose stops change are changed. */
   putMeetingPoint(mp: StoredMeetingPoint): void {
-    this.meetingPointsById.set(mp.id, mp)
     this.mpVersion++
+    this.meetingPointsById.set(mp.id, mp)
+    this.mpChangedAt.set(mp.id, this.mpVersion)
     if (mp.status === "active") this.grid.add(mp.id, mp.lat, mp.lon)
     else this.grid.remove(mp.id)
     for (const [id, entry] of this.trips) {
@@ -94,6 +96,8 @@ export class InMemoryTripStore {
       }),
     identity: Effect.sync(() => this.id),
     meetingPointsVersion: Effect.sync(() => String(this.mpVersion)),
+    meetingPointsSince: (version) =>
+      Effect.sync(() => [...this.meetingPointsById.values()].filter((mp) => this.mpChangedAt.get(mp.id)! > Number(version))),
     meetingPoints: (ids) =>
       Effect.sync(() => {
         const found = new Map<number, StoredMeetingPoint>()
