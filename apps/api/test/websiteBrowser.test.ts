@@ -8,7 +8,7 @@ import polyline from "@mapbox/polyline"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { COMFORT_STARS, type Comfort } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
-import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
+import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { layout, translatorOf, tripMapData, tripPage, WebsiteAssets } from "@tripsearch/website"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -352,6 +352,110 @@ describe("the traveller's website in a real browser", () => {
     const { body } = await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(found!.town)}&page=${found!.page}`)
     const fullIds = (body.trips as Array<Json>).filter((t) => t.seats_left === 0).map((t) => String(t.permanent_id))
     expect(await page.locator("ol.trips > li.full").evaluateAll((items) => items.map((li) => li.getAttribute("data-id")))).toEqual(fullIds)
+    await context.close()
+  })
+})
+
+// A store of a few hand-made rides whose legs carry the driver's road, and a meeting point feed:
+// what the generated feed above cannot promise (a ride from München, a station along a road).
+describe("the website over rides with roads and meeting points, in a real browser", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tripsearch-website-roads-"))
+  const dbPath = join(dir, "trips.db")
+  let api: ApiServer
+  let base: string
+  let browser: Browser
+  let key: string
+  const PARIS = { city: "Paris", lat: 48.8566, lon: 2.3522, country: "FR" }
+  const LYON = { city: "Lyon", lat: 45.764, lon: 4.8357, country: "FR" }
+  const MUENCHEN = { city: "München", lat: 48.1374, lon: 11.5755, country: "DE" }
+  const PRAHA = { city: "Praha", lat: 50.0755, lon: 14.4378, country: "CZ" }
+  // The road Paris -> Lyon by Auxerre, Chalon-sur-Saône and Mâcon's station (300 m off it).
+  const PARIS_LYON: Array<[number, number]> = [[PARIS.lat, PARIS.lon], [47.7982, 3.5673], [46.7806, 4.8535], [46.303, 4.83], [LYON.lat, LYON.lon]]
+  const MUENCHEN_PRAHA: Array<[number, number]> = [[MUENCHEN.lat, MUENCHEN.lon], [49.0134, 12.1016], [49.7475, 13.3776], [PRAHA.lat, PRAHA.lon]]
+  const STATION = { id: 7001, name: "Gare de Mâcon-Ville", full_name: "Gare de Mâcon-Ville, Mâcon", city: "Mâcon", lat: 46.3017, lon: 4.8265, country: "FR", tags: ["TRAIN_STATION"] }
+
+  beforeAll(async () => {
+    const template = [...feedLines({ trips: 5, seed: "website-roads", nowMs: Date.now() })].map((line) => JSON.parse(line) as Json).find((t) => (t.status ?? "active") === "active")!
+    const departure = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 11) + "08:00:00+01:00"
+    const ride = (id: string, from: Json, to: Json, road: Array<[number, number]>, km: number) => ({
+      ...template,
+      id,
+      status: "active",
+      departure_time: departure,
+      currency: "EUR",
+      seats: 4,
+      seats_left: 3,
+      detour: "FIFTEEN_MINUTES",
+      waypoints: [
+        { ...from, offset_min: 0 },
+        { ...to, offset_min: Math.round(km * 0.75) }
+      ],
+      legs: [{ price: 30, distance_km: km, duration_s: Math.round(km * 45), path: polyline.encode(road, 5) }]
+    })
+    const db = openDatabase(dbPath)
+    expect((await importFeed(db, [JSON.stringify(ride("roads-paris-lyon", PARIS, LYON, PARIS_LYON, 465)), JSON.stringify(ride("roads-muenchen-praha", MUENCHEN, PRAHA, MUENCHEN_PRAHA, 380))])).ok).toBe(true)
+    expect(await importMeetingPoints(db, [JSON.stringify(STATION)])).toMatchObject({ ok: true, imported: 1 })
+    key = createKey(db, { name: "website-roads", tier: "production", dailyLimit: 1_000_000 }).key
+    db.close()
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}`
+    const [server, launched] = await Promise.all([
+      createServer({
+        config: {
+          dbPath,
+          publicBaseUrl: base,
+          websiteBaseUrl: base,
+          queryLogPath: undefined,
+          productionDailyLimit: undefined,
+          matcherThreads: 1,
+          metrics: false,
+          mapTiles: { url: TILES, attribution: "Test tiles" }
+        },
+        logger: { info: () => {}, error: () => {} }
+      }),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    ])
+    api = server
+    browser = launched
+    await api.listen(port, "127.0.0.1")
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await api?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const apiJson = async (query: string): Promise<Json> => (await (await fetch(`${base}/api/v2/trips?${query}`, { headers: { key } })).json()) as Json
+
+  const contextWith = async (options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> => {
+    const context = await browser.newContext(options)
+    await context.route("http://127.0.0.1:9/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: BLANK_PNG }))
+    return context
+  }
+
+  it("cs_CZ: typing Mnich suggests Mnichov (the gazetteer's Czech names), picked, searched: the rides carry Czech city names", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=cs_CZ`)
+    await page.locator("#fn").pressSequentially("Mnich", { delay: 30 })
+    const options = page.locator("#fn-suggestions li[role=option]")
+    await options.first().waitFor()
+    const texts = await options.allTextContents()
+    // Exact names first (the Polish village Mnich), then the Czech towns, then München by its Czech name.
+    expect(texts[0]).toBe("Mnich, Polsko")
+    expect(texts).toContain("Mnichov, Německo")
+    expect(texts).not.toContain("München, Německo")
+    await options.filter({ hasText: /^Mnichov, Německo$/ }).click()
+    expect(await page.locator("#fn").inputValue()).toBe("Mnichov, Německo")
+    await Promise.all([page.waitForURL(/\/search\?.*fn=/), page.locator("form[role=search] button[type=submit]").click()])
+    expect(new URL(page.url()).searchParams.get("fn")).toBe("Mnichov, Německo")
+    expect(await shownIds(page)).toEqual(["roads-muenchen-praha"])
+    expect(await page.locator('ol.trips > li[data-id="roads-muenchen-praha"] strong').first().textContent()).toBe("Mnichov → Praha")
+    // Said in Czech on the map too: the searched place is Mnichov, not its GeoNames name.
+    expect((await mapDataOf(page)).stops.map((s: Json) => s.label)).toEqual(["Odkud: Mnichov, Německo"])
+    await Promise.all([page.waitForURL(/\/trip\//), page.locator('ol.trips > li[data-id="roads-muenchen-praha"] a').click()])
+    expect(await page.locator("h1").textContent()).toBe("Mnichov → Praha")
     await context.close()
   })
 })

@@ -22,7 +22,6 @@ import { html } from "./html.js"
 import { layout, type PageHead } from "./layout.js"
 import { translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
-import { GazetteerPrefixSuggester } from "./GazetteerPrefixSuggester.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
 import { countryName, placeNotice, placesMapData, readPlaces } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
@@ -47,7 +46,10 @@ export interface WebsiteOptions {
   readonly appLinks?: AppLinks | undefined
   /** The maps' tiles (`MAP_TILES_URL`); OpenStreetMap's by default; `off`: no map, the SVG drawing alone. */
   readonly mapTiles?: MapTiles | "off" | undefined
-  /** The place fields' suggestions; by default a prefix search over the process's gazetteer. */
+  /**
+   * The place fields' suggestions: the API's `PlaceNames.suggest` (the server passes its own); by
+   * default `Gazetteer.suggest` of the process's gazetteer, the same ranking.
+   */
   readonly placeSuggester?: PlaceSuggester | undefined
   /** The towns the pages read names against (what was understood, nearest names); the process's one by default. */
   readonly gazetteer?: Gazetteer | undefined
@@ -200,7 +202,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
   let gazetteer = options.gazetteer
   const gazetteerOf = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
   let suggester = options.placeSuggester
-  const suggesterOf = (): PlaceSuggester => (suggester ??= new GazetteerPrefixSuggester(gazetteerOf()))
+  const suggesterOf = (): PlaceSuggester => (suggester ??= gazetteerOf())
   const supportLink = supportLinkOf({ websiteBaseUrl: options.websiteBaseUrl })
 
   /** The page's address on the website, without tracking parameters, `key` or blank fields. */
@@ -400,7 +402,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
     // The search page keeps its form and what was typed, whatever the API answered.
     const places = readPlaces(gazetteerOf(), params, locale)
-    const notice = placeNotice(places.reads, params, locale, t)
+    const notice = placeNotice(gazetteerOf(), places.reads, params, locale, t)
     const mapData = tiles === "off" ? undefined : placesMapData(places.from, places.to, tiles, t)
     if (reply.status !== 200) {
       const unknownPlace = tokenOf(reply) === "place.not_found" && places.reads.some((r) => r.city === undefined)
