@@ -287,9 +287,9 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     try {
       const found = await options.runtime.runPromise(Effect.flatMap(TripStore, (store) => store.getTrip(id)))
       if (Option.isNone(found)) return undefined
-      // `path` is read loosely: a store whose feed has no roads gives legs without it.
-      const trip = found.value.trip as unknown as { waypoints: ReadonlyArray<{ lat: number; lon: number }>; legs: ReadonlyArray<{ path?: unknown }> }
-      return { waypoints: trip.waypoints, legs: trip.legs.map((l) => ({ path: typeof l.path === "string" ? l.path : undefined })) }
+      // A leg without `path` (a feed without roads) is drawn straight.
+      const { waypoints, legs } = found.value.trip
+      return { waypoints, legs }
     } catch {
       return undefined
     }

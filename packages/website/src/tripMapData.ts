@@ -1,4 +1,5 @@
 import polyline from "@mapbox/polyline"
+import type { FeedLeg, FeedWaypoint } from "@tripsearch/core"
 import { Html, html } from "./html.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -39,15 +40,10 @@ export const OSM_TILES: MapTiles = {
 }
 
 /** A stored leg as far as the map reads it: `path` is the driver's road, an encoded polyline (1e-5). */
-export interface RoadLeg {
-  readonly path?: string | undefined
-}
+export type RoadLeg = Pick<FeedLeg, "path">
 
 /** A stored waypoint as far as the map reads it. */
-export interface RoadWaypoint {
-  readonly lat: number
-  readonly lon: number
-}
+export type RoadWaypoint = Pick<FeedWaypoint, "lat" | "lon">
 
 const round5 = (x: number): number => Math.round(x * 1e5) / 1e5
 
