@@ -23,10 +23,10 @@ import { layout, type PageHead } from "./layout.js"
 import { translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
-import { countryName, placeNotice, placesMapData, readPlaces } from "./placeReading.js"
+import { countryName, placeNotice, placesMapData, readPlaces, townName } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
 import { tripPage } from "./tripPage.js"
-import { mapBlock, type MapTiles, OSM_TILES, tripMapData } from "./tripMapData.js"
+import { mapBlock, type MapTiles, OSM_TILES, passengerEnds, tripMapData } from "./tripMapData.js"
 import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFiltersValid, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
 import { WebsiteAssets } from "./websiteAssets.js"
 import { developersPage, errorsPage } from "./developersPage.js"
@@ -295,6 +295,17 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
   }
 
+  /** The names of the active meeting points among `ids`: the search answer names only the departure's. */
+  const meetingPointNames = async (ids: ReadonlyArray<number>): Promise<ReadonlyMap<number, string>> => {
+    if (ids.length === 0) return new Map()
+    try {
+      const found = await options.runtime.runPromise(Effect.flatMap(TripStore, (store) => store.meetingPoints([...new Set(ids)])))
+      return new Map([...found].map(([id, mp]) => [id, mp.name]))
+    } catch {
+      return new Map()
+    }
+  }
+
   /** The trip's public questions and answers, as the API's `threads` answer lists them. */
   const threadsOf = async (id: string, query: string): Promise<ReadonlyArray<Json>> => {
     const reply = await answerReadRequest(options.runtime, readApiRequest({ method: "GET", url: `/api/v2/trips/${id}/threads?${query}`, headers: {} }), answerOptions)
@@ -395,8 +406,12 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
         return
       }
       const detail = bodyJson(reply)
-      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, tiles)
-      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map === undefined ? undefined : { data: map, leaflet: assets.paths.leafletJs })
+      const arrivalMp = Number((detail.arrival_place as Json | undefined)?.meeting_point_id)
+      const names = await meetingPointNames(Number.isSafeInteger(arrivalMp) ? [arrivalMp] : [])
+      const ends = passengerEnds(detail, (id) => names.get(id))
+      const labels = { pickup: (place: string) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place: string) => t("labelled", { label: t("dropoff"), value: place }) }
+      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), labels, tiles, ends)
+      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map === undefined ? undefined : { data: map, leaflet: assets.paths.leafletJs }, ends)
       send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
       return
     }
@@ -412,7 +427,23 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       send(res, reply.status, locale, layout(locale, t, t("search_title"), content, head), csp)
       return
     }
-    const page = searchPage(bodyJson(reply), params, locale, t, { notice, map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs) })
+    const body = bodyJson(reply)
+    // The rides dropping off along the road: their meeting points' names, which the answer does not give.
+    const arrivals = (body.trips as ReadonlyArray<Json>).flatMap((ride) => {
+      const m = /_m(\d+)$/.exec(String(ride.permanent_id))
+      return m === null ? [] : [Number(m[1])]
+    })
+    const names = await meetingPointNames(arrivals)
+    // A town searched by name is said as the page names it (Mnichov), coordinates as typed.
+    const townOf = (param: "fn" | "tn"): string | undefined => {
+      const read = places.reads.find((r) => r.param === param)
+      return read?.city !== undefined ? townName(gazetteerOf(), read.city, locale) : (param === "fn" ? places.from : places.to)?.name
+    }
+    const page = searchPage(body, params, locale, t, {
+      notice,
+      map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs),
+      along: { from: townOf("fn"), to: townOf("tn"), meetingPointName: (id) => names.get(id) }
+    })
     send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(mapData !== undefined)), csp)
   })
 
