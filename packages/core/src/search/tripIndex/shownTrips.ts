@@ -54,9 +54,16 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
   const n = waypoints.length
   const shownWaypoints = new Array<FeedTrip["waypoints"][number]>(n)
   const zoneOffsets = new Array<number>(n)
+  // The index keeps a trip's stops along the road between its leg's waypoints (`wMp` set): waypoint
+  // `k` is the `k`-th entry without one, not entry `w0 + k`.
+  const entry = new Array<number>(n)
+  for (let k = 0, w = w0; k < n; k++, w++) {
+    while (t.wMp[w] !== 0) w++
+    entry[k] = w
+  }
   for (let k = 0; k < n; k++) {
     const [city, country, address, meetingPoint] = waypoints[k]!
-    const w = w0 + k
+    const w = entry[k]!
     const waypoint: { -readonly [K in keyof FeedTrip["waypoints"][number]]: FeedTrip["waypoints"][number][K] } = { city } as never
     if (address !== null) waypoint.address = address
     waypoint.lat = t.wLat[w]!
@@ -68,7 +75,7 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
     zoneOffsets[k] = (t.wLocal[w]! - t.wUtc[w]!) / 60_000
   }
   const legs = new Array<FeedTrip["legs"][number]>(durations.length)
-  for (let k = 0; k < durations.length; k++) legs[k] = { price: t.legPrice[w0 + k]! / unit, distance_km: t.legDist[w0 + k]! / 1000, duration_s: durations[k]! }
+  for (let k = 0; k < durations.length; k++) legs[k] = { price: t.legPrice[entry[k]!]! / unit, distance_km: t.legDist[entry[k]!]! / 1000, duration_s: durations[k]! }
   const trip: { -readonly [K in keyof ShownStoredTrip["trip"]]: ShownStoredTrip["trip"][K] } = {
     id: t.idOf(slot),
     departure_time: new Date(start).toISOString(),
