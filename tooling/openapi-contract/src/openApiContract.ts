@@ -101,7 +101,9 @@ export const openApiContract = (document: Json): OpenApiContract => {
     } else {
       const theApis = mediaType === "application/json" && status >= 400
       if (!THE_APIS.test(path) && !theApis) return []
-      responses = anyRequest
+      // The website's own JSON route (`/places/suggest`) refuses a bad parameter as the API does:
+      // with the document's `BadRequest` Error object. An API path the document lacks may not.
+      responses = THE_APIS.test(path) ? anyRequest : { ...anyRequest, "400": { $ref: "#/components/responses/BadRequest" } }
       where = `${method} on a path the document does not list`
     }
     const listed = (responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default) as Json | undefined
