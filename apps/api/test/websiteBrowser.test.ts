@@ -477,6 +477,13 @@ describe("the website over rides with roads and meeting points, in a real browse
     const vertices = await page.evaluate(() => (document.querySelector("path.road")!.getAttribute("d") ?? "").match(/[ML]/g)?.length ?? 0)
     // Bent as the road goes, not the straight line's two ends (Leaflet may merge close vertices at this zoom).
     expect(vertices).toBeGreaterThan(2)
+    // Dropped off there on the way from Paris: the arrival's meeting point, which the answer does
+    // not name, named from the store, on the map and in the page.
+    await page.goto(`${base}/trip/roads-paris-lyon_0_m7001?locale=en_GB`)
+    const other = await mapDataOf(page)
+    expect(other.stops.map((s: Json) => s.label)).toEqual(["Pick-up: Paris", "Drop-off: Mâcon · Gare de Mâcon-Ville", "Lyon"])
+    expect(other.part).toEqual(road.slice(0, 4))
+    expect(await page.locator('.ends [data-end="dropoff"]').textContent()).toBe("Drop-off: Mâcon · Gare de Mâcon-Ville")
     await context.close()
   })
 
