@@ -4,7 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, Se
 import type { AddressInfo, Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { dirname } from "node:path"
-import { InMemoryTripMatcher, KeyStore, PlaceResolver, TripStore } from "@tripsearch/core"
+import { InMemoryTripMatcher, KeyStore, PlaceNames, PlaceResolver, TripStore } from "@tripsearch/core"
 import { GeoPoolService, type IndexLoad, PoolTripMatcher, searchOn } from "@tripsearch/geo-pool"
 import { GazetteerPlaceNames, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
 import {
@@ -195,7 +195,9 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       corsOrigins
     }
   })
-  // The website's pages run the API's own use-cases, so that they show what the API answers.
+  // The website's pages run the API's own use-cases, so that they show what the API answers, and
+  // suggest towns as `GET /api/v2/places` does (the same PlaceNames, the same loaded gazetteer).
+  const placeNames = await runtime.runPromise(PlaceNames)
   // They count their campaigns in the app's metrics and log the searches they run in its query log.
   const app = withWebsite(api.app, {
     runtime,
@@ -205,7 +207,8 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     metricsRegistry: metrics?.registry,
     queryLog: queryLines,
     appLinks: config.appLinks,
-    mapTiles: config.mapTiles
+    mapTiles: config.mapTiles,
+    placeSuggester: { suggest: (q, locale, limit = 10) => placeNames.suggest(q, locale, limit) }
   })
   // Searches are answered by the API's listener itself, refusals first; the rest by Express.
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))

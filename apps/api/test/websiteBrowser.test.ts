@@ -8,8 +8,7 @@ import polyline from "@mapbox/polyline"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { COMFORT_STARS, type Comfort } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
-import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
-import { layout, translatorOf, tripMapData, tripPage, WebsiteAssets } from "@tripsearch/website"
+import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
 
@@ -234,29 +233,23 @@ describe("the traveller's website in a real browser", () => {
     await context.close()
   })
 
-  it("draws the driver's road from the legs' encoded paths", async () => {
-    const trip = [...trips.values()].find((t) => (t.status ?? "active") === "active" && t.waypoints.length === 3)!
-    // A road that bends away from the straight line on each leg, encoded as routing engines do.
-    const bends = trip.waypoints.slice(0, -1).map((a, k) => {
-      const b = trip.waypoints[k + 1]!
-      const mid = [round5((a.lat + b.lat) / 2 + 0.2), round5((a.lon + b.lon) / 2 - 0.1)] as [number, number]
-      const quarter = [round5((3 * a.lat + b.lat) / 4 + 0.05), round5((3 * a.lon + b.lon) / 4)] as [number, number]
-      return [[round5(a.lat), round5(a.lon)], quarter, mid, [round5(b.lat), round5(b.lon)]] as Array<[number, number]>
+  it("draws the driver's road from the legs' encoded paths, as the store keeps them", async () => {
+    const trip = [...trips.values()].find((t) => (t.status ?? "active") === "active" && t.waypoints.length === 3 && t.legs.every((l) => typeof l.path === "string"))!
+    // The road as the paths go, their ends replaced by the waypoints, a point repeated once.
+    const expected: Array<[number, number]> = []
+    const push = (p: [number, number]) => {
+      const last = expected[expected.length - 1]
+      if (last === undefined || last[0] !== p[0] || last[1] !== p[1]) expected.push(p)
+    }
+    trip.waypoints.forEach((w, k) => {
+      push([round5(w.lat), round5(w.lon)])
+      if (k < trip.legs.length) for (const [lat, lon] of polyline.decode(trip.legs[k]!.path!, 5).slice(1, -1)) push([round5(lat), round5(lon)])
     })
-    const legs = bends.map((points) => ({ path: polyline.encode(points, 5) }))
-    const detail = (await (await fetch(`${base}/api/v2/trips/${encodeURIComponent(`${trip.id}_0_2`)}?locale=fr_FR&cur=EUR`, { headers: { key } })).json()) as Json
-    // The page as the website renders it for this trip once the store keeps `path` (see the report).
-    const t = translatorOf("fr_FR")
-    const assets = new WebsiteAssets()
-    const map = tripMapData(detail, { waypoints: trip.waypoints, legs }, { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, { url: TILES, attribution: "Test tiles" })
-    const page = tripPage(detail, [], "locale=fr_FR&cur=EUR", "fr_FR", t, { data: map, leaflet: assets.paths.leafletJs })
-    const rendered = layout("fr_FR", t, page.title, page.content, { styles: [assets.paths.leafletCss], scripts: [assets.paths.siteJs] })
+    expect(expected.length).toBeGreaterThan(trip.waypoints.length)
     const context = await contextWith({ viewport: { width: 1280, height: 900 } })
-    await context.route(`${base}/road-test`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: rendered }))
     const tab = await context.newPage()
-    await tab.goto(`${base}/road-test`)
+    await tab.goto(`${base}/trip/${encodeURIComponent(`${trip.id}_0_2`)}?locale=fr_FR`)
     const data = await mapDataOf(tab)
-    const expected = [...bends[0]!, ...bends[1]!.slice(1)]
     expect(data.road).toEqual(expected)
     expect(data.part).toEqual(expected)
     expect(data.stops.map((s: Json) => s.label), JSON.stringify(data.stops)).toEqual([
@@ -264,6 +257,9 @@ describe("the traveller's website in a real browser", () => {
       trip.waypoints[1]!.city,
       expect.stringMatching(new RegExp(`^Dépose : ${escapeRegExp(trip.waypoints[2]!.city)}`))
     ])
+    // The page says it as the map labels it.
+    expect(await tab.locator('.ends [data-end="pickup"]').textContent()).toBe(data.stops[0].label)
+    expect(await tab.locator('.ends [data-end="dropoff"]').textContent()).toBe(data.stops[2].label)
     await tab.locator("#map").scrollIntoViewIfNeeded()
     await tab.locator(".leaflet-tooltip").nth(2).waitFor()
     expect(await tab.locator(".leaflet-tooltip").count()).toBe(3)
@@ -299,10 +295,11 @@ describe("the traveller's website in a real browser", () => {
   it("answers a misspelt town in three languages with the form kept and the nearest names, no token or status code", async () => {
     const context = await contextWith()
     const page = await context.newPage()
-    for (const [locale, unknown, didYouMean] of [
-      ["en_GB", "We don't know a place called “Marseile”.", "Did you mean:"],
-      ["fr_FR", "Nous ne connaissons pas de lieu appelé « Marseile ».", "Vouliez-vous dire :"],
-      ["pl_PL", "Nie znamy miejsca o nazwie „Marseile”.", "Czy chodziło o:"]
+    for (const [locale, unknown, didYouMean, marseille] of [
+      ["en_GB", "We don't know a place called “Marseile”.", "Did you mean:", "Marseille, France"],
+      ["fr_FR", "Nous ne connaissons pas de lieu appelé « Marseile ».", "Vouliez-vous dire :", "Marseille, France"],
+      // The names offered are the page's language's.
+      ["pl_PL", "Nie znamy miejsca o nazwie „Marseile”.", "Czy chodziło o:", "Marsylia, Francja"]
     ] as const) {
       const res = await page.goto(`${base}/search?locale=${locale}&fn=Marseile&tn=${encodeURIComponent(city)}`)
       expect(res?.status()).toBe(404)
@@ -315,10 +312,10 @@ describe("the traveller's website in a real browser", () => {
       expect(main).not.toContain("place.not_found")
       expect(main).not.toContain("404")
       const offered = await notice.locator("li a").allTextContents()
-      expect(offered[0]).toMatch(/^Marseille, /)
+      expect(offered[0]).toBe(marseille)
     }
     // A name offered is a search that runs.
-    const res = await Promise.all([page.waitForURL(/fn=Marseille/), page.locator(".place-unknown li a").first().click()])
+    const res = await Promise.all([page.waitForURL(/fn=Marsylia/), page.locator(".place-unknown li a").first().click()])
     expect(res).toBeDefined()
     expect(await page.locator(".place-unknown").count()).toBe(0)
     expect(await page.locator("h2.total").count()).toBe(1)
@@ -352,6 +349,177 @@ describe("the traveller's website in a real browser", () => {
     const { body } = await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(found!.town)}&page=${found!.page}`)
     const fullIds = (body.trips as Array<Json>).filter((t) => t.seats_left === 0).map((t) => String(t.permanent_id))
     expect(await page.locator("ol.trips > li.full").evaluateAll((items) => items.map((li) => li.getAttribute("data-id")))).toEqual(fullIds)
+    await context.close()
+  })
+})
+
+// A store of a few hand-made rides whose legs carry the driver's road, and a meeting point feed:
+// what the generated feed above cannot promise (a ride from München, a station along a road).
+describe("the website over rides with roads and meeting points, in a real browser", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tripsearch-website-roads-"))
+  const dbPath = join(dir, "trips.db")
+  let api: ApiServer
+  let base: string
+  let browser: Browser
+  let key: string
+  const PARIS = { city: "Paris", lat: 48.8566, lon: 2.3522, country: "FR" }
+  const LYON = { city: "Lyon", lat: 45.764, lon: 4.8357, country: "FR" }
+  const MUENCHEN = { city: "München", lat: 48.1374, lon: 11.5755, country: "DE" }
+  const PRAHA = { city: "Praha", lat: 50.0755, lon: 14.4378, country: "CZ" }
+  // The road Paris -> Lyon by Auxerre, Chalon-sur-Saône and Mâcon's station (300 m off it).
+  const PARIS_LYON: Array<[number, number]> = [[PARIS.lat, PARIS.lon], [47.7982, 3.5673], [46.7806, 4.8535], [46.303, 4.83], [LYON.lat, LYON.lon]]
+  const MUENCHEN_PRAHA: Array<[number, number]> = [[MUENCHEN.lat, MUENCHEN.lon], [49.0134, 12.1016], [49.7475, 13.3776], [PRAHA.lat, PRAHA.lon]]
+  const STATION = { id: 7001, name: "Gare de Mâcon-Ville", full_name: "Gare de Mâcon-Ville, Mâcon", city: "Mâcon", lat: 46.3017, lon: 4.8265, country: "FR", tags: ["TRAIN_STATION"] }
+
+  beforeAll(async () => {
+    const template = [...feedLines({ trips: 5, seed: "website-roads", nowMs: Date.now() })].map((line) => JSON.parse(line) as Json).find((t) => (t.status ?? "active") === "active")!
+    const departure = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 11) + "08:00:00+01:00"
+    const ride = (id: string, from: Json, to: Json, road: Array<[number, number]>, km: number) => ({
+      ...template,
+      id,
+      status: "active",
+      departure_time: departure,
+      currency: "EUR",
+      seats: 4,
+      seats_left: 3,
+      detour: "FIFTEEN_MINUTES",
+      waypoints: [
+        { ...from, offset_min: 0 },
+        { ...to, offset_min: Math.round(km * 0.75) }
+      ],
+      legs: [{ price: 30, distance_km: km, duration_s: Math.round(km * 45), path: polyline.encode(road, 5) }]
+    })
+    const db = openDatabase(dbPath)
+    expect(await importMeetingPoints(db, [JSON.stringify(STATION)])).toMatchObject({ ok: true, imported: 1 })
+    expect((await importFeed(db, [JSON.stringify(ride("roads-paris-lyon", PARIS, LYON, PARIS_LYON, 465)), JSON.stringify(ride("roads-muenchen-praha", MUENCHEN, PRAHA, MUENCHEN_PRAHA, 380))])).ok).toBe(true)
+    key = createKey(db, { name: "website-roads", tier: "production", dailyLimit: 1_000_000 }).key
+    db.close()
+    const port = await freePort()
+    base = `http://127.0.0.1:${port}`
+    const [server, launched] = await Promise.all([
+      createServer({
+        config: {
+          dbPath,
+          publicBaseUrl: base,
+          websiteBaseUrl: base,
+          queryLogPath: undefined,
+          productionDailyLimit: undefined,
+          matcherThreads: 1,
+          metrics: false,
+          mapTiles: { url: TILES, attribution: "Test tiles" }
+        },
+        logger: { info: () => {}, error: () => {} }
+      }),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    ])
+    api = server
+    browser = launched
+    await api.listen(port, "127.0.0.1")
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await api?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const apiJson = async (query: string): Promise<Json> => (await (await fetch(`${base}/api/v2/trips?${query}`, { headers: { key } })).json()) as Json
+
+  const contextWith = async (options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> => {
+    const context = await browser.newContext(options)
+    await context.route("http://127.0.0.1:9/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: BLANK_PNG }))
+    return context
+  }
+
+  it("cs_CZ: typing Mnich suggests Mnichov (the gazetteer's Czech names), picked, searched: the rides carry Czech city names", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=cs_CZ`)
+    await page.locator("#fn").pressSequentially("Mnich", { delay: 30 })
+    const options = page.locator("#fn-suggestions li[role=option]")
+    await options.first().waitFor()
+    const texts = await options.allTextContents()
+    // Exact names first (the Polish village Mnich), then the Czech towns, then München by its Czech name.
+    expect(texts[0]).toBe("Mnich, Polsko")
+    expect(texts).toContain("Mnichov, Německo")
+    expect(texts).not.toContain("München, Německo")
+    await options.filter({ hasText: /^Mnichov, Německo$/ }).click()
+    expect(await page.locator("#fn").inputValue()).toBe("Mnichov, Německo")
+    await Promise.all([page.waitForURL(/\/search\?.*fn=/), page.locator("form[role=search] button[type=submit]").click()])
+    expect(new URL(page.url()).searchParams.get("fn")).toBe("Mnichov, Německo")
+    expect(await shownIds(page)).toEqual(["roads-muenchen-praha"])
+    expect(await page.locator('ol.trips > li[data-id="roads-muenchen-praha"] strong').first().textContent()).toBe("Mnichov → Praha")
+    // Said in Czech on the map too: the searched place is Mnichov, not its GeoNames name.
+    expect((await mapDataOf(page)).stops.map((s: Json) => s.label)).toEqual(["Odkud: Mnichov, Německo"])
+    await Promise.all([page.waitForURL(/\/trip\//), page.locator('ol.trips > li[data-id="roads-muenchen-praha"] a').click()])
+    expect(await page.locator("h1").textContent()).toBe("Mnichov → Praha")
+    await context.close()
+  })
+
+  it("draws the road of the legs' paths from the store, the pickup at the meeting point along it labelled on the map and in the page", async () => {
+    const found = await apiJson(`locale=en_GB&cur=GBP&fn=${encodeURIComponent("Mâcon, FR")}&tn=Lyon`)
+    expect(found.trips.map((t: Json) => [t.permanent_id, t.corridoring_type])).toEqual([["roads-paris-lyon_m7001_1", "CORRIDORING"]])
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/trip/roads-paris-lyon_m7001_1?locale=en_GB`)
+    const data = await mapDataOf(page)
+    // The road as the path goes (not the straight line Paris -> Lyon), cut where the station lies.
+    const road = PARIS_LYON.map(([lat, lon]) => [round5(lat), round5(lon)])
+    expect(data.road).toEqual(road)
+    expect(data.part).toEqual(road.slice(3))
+    expect(data.stops.map((s: Json) => s.label)).toEqual(["Paris", "Pick-up: Mâcon · Gare de Mâcon-Ville", "Drop-off: Lyon"])
+    expect(data.stops[1]).toMatchObject({ role: "pickup", lat: STATION.lat, lon: STATION.lon })
+    expect(await page.locator('.ends [data-end="pickup"]').textContent()).toBe("Pick-up: Mâcon · Gare de Mâcon-Ville")
+    expect(await page.locator('.ends [data-end="dropoff"]').textContent()).toBe("Drop-off: Lyon")
+    await page.locator("#map").scrollIntoViewIfNeeded()
+    await page.locator(".leaflet-tooltip").nth(2).waitFor()
+    expect((await page.locator(".leaflet-tooltip").allTextContents()).sort()).toEqual([...data.stops.map((s: Json) => s.label)].sort())
+    const vertices = await page.evaluate(() => (document.querySelector("path.road")!.getAttribute("d") ?? "").match(/[ML]/g)?.length ?? 0)
+    // Bent as the road goes, not the straight line's two ends (Leaflet may merge close vertices at this zoom).
+    expect(vertices).toBeGreaterThan(2)
+    // Dropped off there on the way from Paris: the arrival's meeting point, which the answer does
+    // not name, named from the store, on the map and in the page.
+    await page.goto(`${base}/trip/roads-paris-lyon_0_m7001?locale=en_GB`)
+    const other = await mapDataOf(page)
+    expect(other.stops.map((s: Json) => s.label)).toEqual(["Pick-up: Paris", "Drop-off: Mâcon · Gare de Mâcon-Ville", "Lyon"])
+    expect(other.part).toEqual(road.slice(0, 4))
+    expect(await page.locator('.ends [data-end="dropoff"]').textContent()).toBe("Drop-off: Mâcon · Gare de Mâcon-Ville")
+    await context.close()
+  })
+
+  it("says on the search page where a ride along the road picks up and drops off, and how far from the town searched", async () => {
+    const context = await contextWith()
+    const page = await context.newPage()
+    const km = (m: number, tag: string) => new Intl.NumberFormat(tag, { style: "unit", unit: "kilometer", maximumFractionDigits: 1 }).format(m / 1000)
+    // In English, Macon is first the larger one in Georgia: the country said.
+    const macon = encodeURIComponent("Mâcon, FR")
+    for (const [locale, cur, tag, sentence] of [
+      ["en_GB", "GBP", "en-GB", (d: string) => `Picked up at Gare de Mâcon-Ville, ${d} from Mâcon`],
+      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge à Gare de Mâcon-Ville, à ${d} de Mâcon`]
+    ] as const) {
+      const { trips } = await apiJson(`locale=${locale}&cur=${cur}&fn=${macon}&tn=Lyon`)
+      const meters = Number(trips[0].departure_passenger_routing.routes[0].distance_in_meters)
+      expect(meters).toBeLessThan(1_500)
+      await page.goto(`${base}/search?locale=${locale}&fn=${macon}&tn=Lyon`)
+      const item = page.locator('ol.trips > li[data-id="roads-paris-lyon_m7001_1"]')
+      expect(await item.locator(".along").count()).toBe(1)
+      expect(await item.locator('.along[data-end="pickup"]').textContent()).toBe(sentence(km(meters, tag)))
+    }
+    // Dropped off there on the way from Paris: the arrival's meeting point named from the store.
+    const { trips } = await apiJson(`locale=en_GB&cur=GBP&fn=Paris&tn=${macon}`)
+    expect(trips.map((t: Json) => t.permanent_id)).toEqual(["roads-paris-lyon_0_m7001"])
+    await page.goto(`${base}/search?locale=en_GB&fn=Paris&tn=${macon}`)
+    const item = page.locator('ol.trips > li[data-id="roads-paris-lyon_0_m7001"]')
+    expect(await item.locator(".along").allTextContents()).toEqual([
+      `Dropped off at Gare de Mâcon-Ville, ${km(Number(trips[0].arrival_passenger_routing.routes[0].distance_in_meters), "en-GB")} from Mâcon`
+    ])
+    // A ride from waypoint to waypoint says nothing of the kind; its places and price are its
+    // waypoints' and leg's, not the stop along the road's that the index keeps between them.
+    const whole = (await apiJson("locale=fr_FR&cur=EUR&fn=Paris&tn=Lyon")).trips[0]
+    expect([whole.arrival_place.latitude, whole.arrival_place.longitude, whole.price_without_commission.value]).toEqual([LYON.lat, LYON.lon, 30])
+    await page.goto(`${base}/search?locale=en_GB&fn=Paris&tn=Lyon`)
+    expect(await shownIds(page)).toEqual(["roads-paris-lyon"])
+    expect(await page.locator(".along").count()).toBe(0)
     await context.close()
   })
 })

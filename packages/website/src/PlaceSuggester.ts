@@ -1,18 +1,11 @@
-import type { LocaleCode } from "@tripsearch/core"
+import type { LocaleCode, PlaceSuggestion } from "@tripsearch/core"
 
-/** A town offered as one types: its name, its country, where it is, and how large it is. */
-export interface PlaceSuggestion {
-  readonly id: number
-  readonly name: string
-  readonly countryCode: string
-  readonly lat: number
-  readonly lon: number
-  readonly population: number
-}
+export type { PlaceSuggestion }
 
 /**
- * What the place fields' suggestions come from: `Gazetteer.suggest` of @tripsearch/gazetteer
- * (names in the locale's language) has this signature; until it is there, `GazetteerPrefixSuggester`.
+ * What the place fields' suggestions come from: the `suggest` of core's `PlaceNames` port, which
+ * `Gazetteer.suggest` of @tripsearch/gazetteer implements (names in the locale's language, exact
+ * names first, then the locale's country, then population), as `GET /api/v2/places` answers.
  */
 export interface PlaceSuggester {
   suggest(q: string, locale: LocaleCode, limit?: number): ReadonlyArray<PlaceSuggestion>

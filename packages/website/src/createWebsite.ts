@@ -22,12 +22,11 @@ import { html } from "./html.js"
 import { layout, type PageHead } from "./layout.js"
 import { translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
-import { GazetteerPrefixSuggester } from "./GazetteerPrefixSuggester.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
-import { countryName, placeNotice, placesMapData, readPlaces } from "./placeReading.js"
+import { countryName, placeNotice, placesMapData, readPlaces, townName } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
 import { tripPage } from "./tripPage.js"
-import { mapBlock, type MapTiles, OSM_TILES, tripMapData } from "./tripMapData.js"
+import { mapBlock, type MapTiles, OSM_TILES, passengerEnds, tripMapData } from "./tripMapData.js"
 import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFiltersValid, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
 import { WebsiteAssets } from "./websiteAssets.js"
 import { developersPage, errorsPage } from "./developersPage.js"
@@ -47,7 +46,10 @@ export interface WebsiteOptions {
   readonly appLinks?: AppLinks | undefined
   /** The maps' tiles (`MAP_TILES_URL`); OpenStreetMap's by default; `off`: no map, the SVG drawing alone. */
   readonly mapTiles?: MapTiles | "off" | undefined
-  /** The place fields' suggestions; by default a prefix search over the process's gazetteer. */
+  /**
+   * The place fields' suggestions: the API's `PlaceNames.suggest` (the server passes its own); by
+   * default `Gazetteer.suggest` of the process's gazetteer, the same ranking.
+   */
   readonly placeSuggester?: PlaceSuggester | undefined
   /** The towns the pages read names against (what was understood, nearest names); the process's one by default. */
   readonly gazetteer?: Gazetteer | undefined
@@ -200,7 +202,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
   let gazetteer = options.gazetteer
   const gazetteerOf = (): Gazetteer => (gazetteer ??= Gazetteer.shared())
   let suggester = options.placeSuggester
-  const suggesterOf = (): PlaceSuggester => (suggester ??= new GazetteerPrefixSuggester(gazetteerOf()))
+  const suggesterOf = (): PlaceSuggester => (suggester ??= gazetteerOf())
   const supportLink = supportLinkOf({ websiteBaseUrl: options.websiteBaseUrl })
 
   /** The page's address on the website, without tracking parameters, `key` or blank fields. */
@@ -285,11 +287,22 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     try {
       const found = await options.runtime.runPromise(Effect.flatMap(TripStore, (store) => store.getTrip(id)))
       if (Option.isNone(found)) return undefined
-      // `path` is read loosely: a store whose feed has no roads gives legs without it.
-      const trip = found.value.trip as unknown as { waypoints: ReadonlyArray<{ lat: number; lon: number }>; legs: ReadonlyArray<{ path?: unknown }> }
-      return { waypoints: trip.waypoints, legs: trip.legs.map((l) => ({ path: typeof l.path === "string" ? l.path : undefined })) }
+      // A leg without `path` (a feed without roads) is drawn straight.
+      const { waypoints, legs } = found.value.trip
+      return { waypoints, legs }
     } catch {
       return undefined
+    }
+  }
+
+  /** The names of the active meeting points among `ids`: the search answer names only the departure's. */
+  const meetingPointNames = async (ids: ReadonlyArray<number>): Promise<ReadonlyMap<number, string>> => {
+    if (ids.length === 0) return new Map()
+    try {
+      const found = await options.runtime.runPromise(Effect.flatMap(TripStore, (store) => store.meetingPoints([...new Set(ids)])))
+      return new Map([...found].map(([id, mp]) => [id, mp.name]))
+    } catch {
+      return new Map()
     }
   }
 
@@ -393,14 +406,18 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
         return
       }
       const detail = bodyJson(reply)
-      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), { pickup: (place) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place) => t("labelled", { label: t("dropoff"), value: place }) }, tiles)
-      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map === undefined ? undefined : { data: map, leaflet: assets.paths.leafletJs })
+      const arrivalMp = Number((detail.arrival_place as Json | undefined)?.meeting_point_id)
+      const names = await meetingPointNames(Number.isSafeInteger(arrivalMp) ? [arrivalMp] : [])
+      const ends = passengerEnds(detail, (id) => names.get(id))
+      const labels = { pickup: (place: string) => t("labelled", { label: t("pickup"), value: place }), dropoff: (place: string) => t("labelled", { label: t("dropoff"), value: place }) }
+      const map = tiles === "off" ? undefined : tripMapData(detail, await storedRoad(detail), labels, tiles, ends)
+      const page = tripPage(detail, await threadsOf(trip[1]!, query), query, locale, t, map === undefined ? undefined : { data: map, leaflet: assets.paths.leafletJs }, ends)
       send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
       return
     }
     // The search page keeps its form and what was typed, whatever the API answered.
     const places = readPlaces(gazetteerOf(), params, locale)
-    const notice = placeNotice(places.reads, params, locale, t)
+    const notice = placeNotice(gazetteerOf(), places.reads, params, locale, t)
     const mapData = tiles === "off" ? undefined : placesMapData(places.from, places.to, tiles, t)
     if (reply.status !== 200) {
       const unknownPlace = tokenOf(reply) === "place.not_found" && places.reads.some((r) => r.city === undefined)
@@ -410,7 +427,23 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       send(res, reply.status, locale, layout(locale, t, t("search_title"), content, head), csp)
       return
     }
-    const page = searchPage(bodyJson(reply), params, locale, t, { notice, map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs) })
+    const body = bodyJson(reply)
+    // The rides dropping off along the road: their meeting points' names, which the answer does not give.
+    const arrivals = (body.trips as ReadonlyArray<Json>).flatMap((ride) => {
+      const m = /_m(\d+)$/.exec(String(ride.permanent_id))
+      return m === null ? [] : [Number(m[1])]
+    })
+    const names = await meetingPointNames(arrivals)
+    // A town searched by name is said as the page names it (Mnichov), coordinates as typed.
+    const townOf = (param: "fn" | "tn"): string | undefined => {
+      const read = places.reads.find((r) => r.param === param)
+      return read?.city !== undefined ? townName(gazetteerOf(), read.city, locale) : (param === "fn" ? places.from : places.to)?.name
+    }
+    const page = searchPage(body, params, locale, t, {
+      notice,
+      map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs),
+      along: { from: townOf("fn"), to: townOf("tn"), meetingPointName: (id) => names.get(id) }
+    })
     send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(mapData !== undefined)), csp)
   })
 

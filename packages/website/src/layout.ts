@@ -22,6 +22,7 @@ ol.trips{list-style:none;padding:0}ol.trips>li{border:1px solid #cbd2d9;border-r
 .suggestions li{padding:.45rem .5rem;cursor:pointer;font-size:1rem}.suggestions li[aria-selected=true],.suggestions li:hover{background:#e1effe}
 ol.trips>li.full{background:#f0f2f4;color:#52606d;border-style:dashed}ol.trips>li.full a{color:#3e4c59}
 .badge{display:inline-block;background:#52606d;color:#fff;border-radius:.3rem;padding:0 .4rem;font-size:.9rem;font-weight:bold}
+.along{color:#1f6f43}
 .active-filters ul{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;padding:0;margin:.3rem 0}.active-filters li{background:#e1effe;border-radius:1rem;padding:.2rem .7rem}
 .active-filters h2{font-size:1rem;margin:.5rem 0 0}.active-filters p{margin:.2rem 0}
 .filters-button{display:none}

@@ -46,8 +46,15 @@ export const countryName = (code: string, locale: LocaleCode): string => {
   return names.of(code) ?? code
 }
 
-/** A town as a place field takes it back: its name and its country, which the API reads. */
-export const placeText = (city: GazetteerCity, locale: LocaleCode): string => `${city.name}, ${countryName(city.country, locale)}`
+/** A town's name in the locale's language (`Mnichov` for a Czech reader), else its GeoNames name. */
+export const townName = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode): string => gazetteer.nameIn(city, locale) ?? city.name
+
+/**
+ * A town as a place field takes it back: its name and its country in the locale's language, which
+ * the API reads (`Mnichov, Německo`), as a picked suggestion writes it.
+ */
+export const placeText = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode): string =>
+  `${townName(gazetteer, city, locale)}, ${countryName(city.country, locale)}`
 
 /**
  * The search's ends as the page reads them: `fc`/`tc` coordinates when given (as the API prefers
@@ -74,7 +81,7 @@ export const readPlaces = (
     const city = Option.getOrUndefined(gazetteer.resolveCity(text, country))
     if (city !== undefined) {
       cities[param] = city
-      ends[param] = { name: placeText(city, locale), lat: city.lat, lon: city.lon }
+      ends[param] = { name: placeText(gazetteer, city, locale), lat: city.lat, lon: city.lon }
     }
   }
   const reads = named.map((param): PlaceRead => {
@@ -94,28 +101,30 @@ export const readPlaces = (
   return { reads, from: ends.fn, to: ends.tn }
 }
 
-const links = (cities: ReadonlyArray<GazetteerCity>, param: "fn" | "tn", params: SearchParams, locale: LocaleCode): Html =>
-  html`<ul>${cities.map((c) => html`<li><a href="${searchHref(params, { [param]: placeText(c, locale), page: undefined })}">${placeText(c, locale)}</a></li>`)}</ul>`
+const links = (gazetteer: Gazetteer, cities: ReadonlyArray<GazetteerCity>, param: "fn" | "tn", params: SearchParams, locale: LocaleCode): Html =>
+  html`<ul>${cities.map(
+    (c) => html`<li><a href="${searchHref(params, { [param]: placeText(gazetteer, c, locale), page: undefined })}">${placeText(gazetteer, c, locale)}</a></li>`
+  )}</ul>`
 
 /**
  * What the page says of the names: an unknown one with the nearest names (each a link that
  * searches it), a surprising one with the town understood and the other towns of that name.
  */
-export const placeNotice = (reads: ReadonlyArray<PlaceRead>, params: SearchParams, locale: LocaleCode, t: Translate): Html | undefined => {
+export const placeNotice = (gazetteer: Gazetteer, reads: ReadonlyArray<PlaceRead>, params: SearchParams, locale: LocaleCode, t: Translate): Html | undefined => {
   const parts = reads.flatMap((r) =>
     r.city === undefined
       ? [
           html`<div class="place-unknown" data-param="${r.param}"><p>${t("place_unknown", { name: r.text })}</p>${
-            r.nearest.length > 0 ? html`<p>${t("did_you_mean")}</p>${links(r.nearest, r.param, params, locale)}` : ""
+            r.nearest.length > 0 ? html`<p>${t("did_you_mean")}</p>${links(gazetteer, r.nearest, r.param, params, locale)}` : ""
           }</div>`
         ]
       : r.surprising
         ? [
             html`<div class="place-understood" data-param="${r.param}"><p>${t("understood", {
               name: r.text,
-              city: r.city.name,
+              city: townName(gazetteer, r.city, locale),
               country: countryName(r.city.country, locale)
-            })}</p>${r.others.length > 0 ? html`<p>${t("other_places")}</p>${links(r.others, r.param, params, locale)}` : ""}</div>`
+            })}</p>${r.others.length > 0 ? html`<p>${t("other_places")}</p>${links(gazetteer, r.others, r.param, params, locale)}` : ""}</div>`
           ]
         : []
   )

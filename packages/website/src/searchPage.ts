@@ -188,7 +188,50 @@ const activeFiltersBlock = (filters: ReadonlyArray<ActiveFilter>, params: Search
         "clear_filters"
       )}</a></p></section>`
 
-const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Translate): Html => {
+/** What a ride's ends along the driver's road are said against: the searched towns, the meeting points' names. */
+export interface AlongTheRoad {
+  /** The searched departure town as the page names it: the resolved town in the locale, else what was typed. */
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+  /** A meeting point's name (the arrival's is not in the search answer); none when unknown. */
+  readonly meetingPointName?: ((id: number) => string | undefined) | undefined
+}
+
+/** Which ends of a ride lie along the road: `{id}_m{meeting point}_{k}` and the like (the API's permanent ids). */
+const ALONG_ENDS = /_(m?)(\d+)_(m?)(\d+)$/
+
+/** A distance in the locale's way: tenths of a kilometre under 10 km, whole ones beyond. */
+export const formatKm = (meters: number, locale: LocaleCode): string =>
+  new Intl.NumberFormat(LOCALE_TABLE[locale].bcp47, { style: "unit", unit: "kilometer", maximumFractionDigits: meters < 10_000 ? 1 : 0 }).format(meters / 1000)
+
+/**
+ * For a ride matched along the driver's road (`corridoring_type` CORRIDORING), where the traveller
+ * is picked up or dropped off, and how far from the town searched: "Picked up at Gare de
+ * Mâcon-Ville, 0.6 km from Mâcon".
+ */
+export const alongTheRoad = (trip: Json, along: AlongTheRoad, locale: LocaleCode, t: Translate): ReadonlyArray<{ readonly end: "pickup" | "dropoff"; readonly text: string }> => {
+  const ends = trip.corridoring_type === "CORRIDORING" ? ALONG_ENDS.exec(String(trip.permanent_id)) : null
+  if (ends === null) return []
+  const meters = (routing: Json | undefined): number | undefined => {
+    const m = Number(routing?.routes?.[0]?.distance_in_meters)
+    return Number.isFinite(m) ? m : undefined
+  }
+  const out: Array<{ end: "pickup" | "dropoff"; text: string }> = []
+  const from = meters(trip.departure_passenger_routing)
+  if (ends[1] === "m" && from !== undefined && along.from !== undefined) {
+    const mp = trip.departure_meeting_point as Json | undefined
+    const place = typeof mp?.name === "string" ? mp.name : (along.meetingPointName?.(Number(ends[2])) ?? String(trip.departure_place.city_name))
+    out.push({ end: "pickup", text: t("picked_up_along", { place, distance: formatKm(from, locale), town: along.from }) })
+  }
+  const to = meters(trip.arrival_passenger_routing)
+  if (ends[3] === "m" && to !== undefined && along.to !== undefined) {
+    const place = along.meetingPointName?.(Number(ends[4])) ?? String(trip.arrival_place.city_name)
+    out.push({ end: "dropoff", text: t("dropped_off_along", { place, distance: formatKm(to, locale), town: along.to }) })
+  }
+  return out
+}
+
+const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Translate, along: AlongTheRoad): Html => {
   // A full trip stays in the list (the API lists it without `seats`), marked and greyed.
   const full = Number(trip.seats_left) === 0
   return html`<li data-id="${trip.permanent_id}"${full ? html` class="full"` : ""}>${full ? html`<span class="badge">${t("full")}</span> ` : ""}<a href="${tripHref(
@@ -200,7 +243,9 @@ const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Trans
   )} · <strong>${trip.price.string_value}</strong> · ${t("seats_left", {
     left: Number(trip.seats_left),
     seats: Number(trip.seats)
-  })} · ${trip.car.make} ${trip.car.model} · ${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}</li>`
+  })} · ${trip.car.make} ${trip.car.model} · ${t(`booking_mode_${String(trip.booking_mode)}` as MessageKey)}${alongTheRoad(trip, along, locale, t).map(
+    (line) => html`<br><span class="along" data-end="${line.end}">${line.text}</span>`
+  )}</li>`
 }
 
 const pager = (p: Json, params: SearchParams, t: Translate): Html => {
@@ -232,6 +277,8 @@ export interface SearchExtras {
   readonly notice?: Html | undefined
   /** The searched places' map. */
   readonly map?: Html | undefined
+  /** What the rides matched along the driver's road are said against. */
+  readonly along?: AlongTheRoad | undefined
 }
 
 /** The title and content of `/search` over the API's Search response for `params`. */
@@ -262,7 +309,7 @@ export const searchPage = (
           }<h2 class="total">${t("results", {
             total: Number(body.pager.total)
           })}</h2>${
-            trips.length === 0 ? html`<p>${t("no_results")}</p>` : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t))}</ol>`
+            trips.length === 0 ? html`<p>${t("no_results")}</p>` : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t, extras.along ?? {}))}</ol>`
           }${pager(body.pager, params, t)}</div><aside class="filters" id="filters" tabindex="-1" aria-labelledby="filters-title"><h2 id="filters-title">${t(
             "filters"
           )}</h2>${facets(body.facets, params, locale, t)}</aside></div>`

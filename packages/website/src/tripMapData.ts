@@ -1,4 +1,5 @@
 import polyline from "@mapbox/polyline"
+import type { FeedLeg, FeedWaypoint } from "@tripsearch/core"
 import { Html, html } from "./html.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -39,15 +40,10 @@ export const OSM_TILES: MapTiles = {
 }
 
 /** A stored leg as far as the map reads it: `path` is the driver's road, an encoded polyline (1e-5). */
-export interface RoadLeg {
-  readonly path?: string | undefined
-}
+export type RoadLeg = Pick<FeedLeg, "path">
 
 /** A stored waypoint as far as the map reads it. */
-export interface RoadWaypoint {
-  readonly lat: number
-  readonly lon: number
-}
+export type RoadWaypoint = Pick<FeedWaypoint, "lat" | "lon">
 
 const round5 = (x: number): number => Math.round(x * 1e5) / 1e5
 
@@ -87,6 +83,39 @@ const nearestIndex = (road: ReadonlyArray<LatLon>, lat: number, lon: number, fro
   return best
 }
 
+/** How this passenger's ends are named on the trip page and its map: `Mâcon · Gare de Mâcon-Ville`. */
+export interface PassengerEnds {
+  readonly pickup: string
+  readonly dropoff: string
+}
+
+/**
+ * A place by its town and, when it is a meeting point, the meeting point's name (else the
+ * address's first part): `Mâcon · Gare de Mâcon-Ville`.
+ */
+const placeName = (p: Json, meetingPoint: string | undefined): string => {
+  const first = meetingPoint ?? (typeof p.address === "string" ? p.address.split(",")[0]!.trim() : "")
+  return first === "" || first === p.city_name ? String(p.city_name) : `${String(p.city_name)} · ${first}`
+}
+
+/**
+ * This passenger's pickup and drop-off in the API's TripDetail: the departure's meeting point is
+ * named by `departure_meeting_point`; the arrival's, which the answer does not name, by
+ * `meetingPointName` (the store's meeting points).
+ */
+export const passengerEnds = (trip: Json, meetingPointName: (id: number) => string | undefined = () => undefined): PassengerEnds => {
+  const pickup = trip.departure_place as Json
+  const dropoff = trip.arrival_place as Json
+  const departureMp = trip.departure_meeting_point as Json | undefined
+  const mpOf = (p: Json): string | undefined =>
+    p.meeting_point_id === undefined
+      ? undefined
+      : departureMp !== undefined && p === pickup && departureMp.id === p.meeting_point_id
+        ? String(departureMp.name)
+        : meetingPointName(Number(p.meeting_point_id))
+  return { pickup: placeName(pickup, mpOf(pickup)), dropoff: placeName(dropoff, mpOf(dropoff)) }
+}
+
 /**
  * The trip page's map over the API's TripDetail: every stop-over labelled, this passenger's
  * pickup and drop-off labelled as such (the trip's `departure_place` and `arrival_place`, waypoint
@@ -98,23 +127,20 @@ export const tripMapData = (
   stored: { readonly waypoints: ReadonlyArray<RoadWaypoint>; readonly legs: ReadonlyArray<RoadLeg> } | undefined,
   /** The labels of this passenger's ends, from the place's name (`Pick-up: Lyon`). */
   labels: { readonly pickup: (place: string) => string; readonly dropoff: (place: string) => string },
-  tiles: MapTiles
+  tiles: MapTiles,
+  /** How this passenger's ends are named (`passengerEnds`). */
+  names: PassengerEnds = passengerEnds(trip)
 ): MapData => {
   const stops = (trip.stop_overs as ReadonlyArray<Json>).map((s) => ({ lat: Number(s.latitude), lon: Number(s.longitude), s }))
   const road = stored !== undefined && stored.waypoints.length >= 2 ? roadOf(stored.waypoints, stored.legs) : roadOf(stops, [])
-  // A meeting point's place is its town and its own name (the address's first part), e.g. `Mâcon · Gare de Mâcon-Ville`.
-  const placeName = (p: Json): string => {
-    const first = typeof p.address === "string" ? p.address.split(",")[0]!.trim() : ""
-    return first === "" || first === p.city_name ? String(p.city_name) : `${String(p.city_name)} · ${first}`
-  }
   const pickup = trip.departure_place as Json
   const dropoff = trip.arrival_place as Json
   const a = nearestIndex(road, Number(pickup.latitude), Number(pickup.longitude), 0)
   const b = nearestIndex(road, Number(dropoff.latitude), Number(dropoff.longitude), a)
   // In road order; the passenger's ends are labelled from the trip's own places.
   const ends = {
-    pickup: { name: placeName(pickup), lat: Number(pickup.latitude), lon: Number(pickup.longitude), role: "pickup", label: labels.pickup(placeName(pickup)) },
-    dropoff: { name: placeName(dropoff), lat: Number(dropoff.latitude), lon: Number(dropoff.longitude), role: "dropoff", label: labels.dropoff(placeName(dropoff)) }
+    pickup: { name: names.pickup, lat: Number(pickup.latitude), lon: Number(pickup.longitude), role: "pickup", label: labels.pickup(names.pickup) },
+    dropoff: { name: names.dropoff, lat: Number(dropoff.latitude), lon: Number(dropoff.longitude), role: "dropoff", label: labels.dropoff(names.dropoff) }
   } as const
   const mapStops: Array<MapStop> = stops.map(({ lat, lon, s }) =>
     s.departure_place === true ? ends.pickup : s.arrival_place === true ? ends.dropoff : { name: String(s.city_name), lat, lon, role: "stop", label: String(s.city_name) }

@@ -3,7 +3,7 @@ import { type Html, html } from "./html.js"
 import { formatIsoLocal, formatLocalDate } from "./localDate.js"
 import type { MessageKey, Translate } from "./messages/catalogue.js"
 import { routeSvg } from "./routeSvg.js"
-import { mapBlock, type MapData } from "./tripMapData.js"
+import { mapBlock, type MapData, type PassengerEnds, passengerEnds } from "./tripMapData.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -33,7 +33,9 @@ export const tripPage = (
   locale: LocaleCode,
   t: Translate,
   /** The map's data and where Leaflet is (none: the SVG drawing alone). */
-  map?: { readonly data: MapData; readonly leaflet: string } | undefined
+  map?: { readonly data: MapData; readonly leaflet: string } | undefined,
+  /** How this passenger's pickup and drop-off are named, as on the map. */
+  ends: PassengerEnds = passengerEnds(trip)
 ): { readonly title: string; readonly content: Html } => {
   const stops = trip.stop_overs as ReadonlyArray<Json>
   const plan = trip.trip_plan as ReadonlyArray<Json>
@@ -49,6 +51,10 @@ export const tripPage = (
     }</strong> · <span class="seats">${t("seats_left", { left: Number(trip.seats_left), seats: Number(trip.seats) })}</span>${
       Number(trip.seats_left) === 0 ? html` <span class="badge">${t("full")}</span>` : ""
     }</p>
+<p class="ends"><span data-end="pickup">${t("labelled", { label: t("pickup"), value: ends.pickup })}</span><br><span data-end="dropoff">${t("labelled", {
+      label: t("dropoff"),
+      value: ends.dropoff
+    })}</span></p>
 ${trip.is_passed === true ? html`<p class="passed">${t("trip_passed")}</p>` : ""}
 <h2>${t("stop_overs")}</h2>
 <ol class="stop-overs">${stops.map((s, k) => {

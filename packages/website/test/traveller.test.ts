@@ -1,11 +1,11 @@
 import polyline from "@mapbox/polyline"
-import { Gazetteer, type GazetteerCity, normalizeName } from "@tripsearch/gazetteer"
+import { Gazetteer, type GazetteerCity } from "@tripsearch/gazetteer"
 import { describe, expect, it } from "vitest"
-import { GazetteerPrefixSuggester } from "../src/GazetteerPrefixSuggester.js"
 import { translatorOf } from "../src/messages/catalogue.js"
 import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
 import { placeNotice, readPlaces } from "../src/placeReading.js"
-import { OSM_TILES, roadOf, tripMapData } from "../src/tripMapData.js"
+import { alongTheRoad } from "../src/searchPage.js"
+import { OSM_TILES, passengerEnds, roadOf, tripMapData } from "../src/tripMapData.js"
 import { tripIdOf, websiteFiltered } from "../src/websiteFilters.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -139,29 +139,6 @@ describe("nearest names", () => {
   })
 })
 
-describe("the place suggester (stop-gap prefix search)", () => {
-  it("gives the towns whose name starts with the text, the largest first (the locale's country's counted ten times), as a scan would", () => {
-    const rnd = random(5)
-    const names = ["Paris", "Parma", "Pará", "Pärnu", "Lyon", "Lyons", "Łódź", "Lodz", "Par"]
-    const countries = ["FR", "IT", "PL", "GB", "EE"]
-    const cities = Array.from({ length: 300 }, (_, i) => ({
-      ...city(i + 1, names[Math.floor(rnd() * names.length)]!, countries[Math.floor(rnd() * countries.length)]!, 0, 0, 1000 + Math.floor(rnd() * 1e6)),
-      featureCode: rnd() < 0.1 ? "PPLX" : "PPL"
-    }))
-    const suggester = new GazetteerPrefixSuggester(new Gazetteer(cities))
-    for (const [q, locale] of [["par", "fr_FR"], ["PÄR", "it_IT"], ["lod", "pl_PL"], ["ly", "en_GB"], ["x", "fr_FR"], ["", "fr_FR"]] as const) {
-      const country = locale.slice(-2)
-      const expected = cities
-        .filter((c) => c.featureCode !== "PPLX" && normalizeName(q) !== "" && normalizeName(c.name).startsWith(normalizeName(q)))
-        .sort((a, b) => b.population * (b.country === country ? 10 : 1) - a.population * (a.country === country ? 10 : 1) || a.id - b.id)
-        .slice(0, 10)
-        .map((c) => c.id)
-      expect(suggester.suggest(q, locale).map((s) => s.id), q).toEqual(expected)
-    }
-    expect(suggester.suggest("par", "fr_FR", 3)).toHaveLength(3)
-  })
-})
-
 describe("what a name was read as", () => {
   const g = new Gazetteer([
     city(1, "Paris", "FR", 48.85, 2.35, 2_100_000),
@@ -176,7 +153,7 @@ describe("what a name was read as", () => {
       ["fn", 1, true, [2]],
       ["tn", 3, false, []]
     ])
-    const notice = placeNotice(reads, new Map([["fn", "Paris"], ["tn", "London"], ["locale", "en_GB"]]), "en_GB", t)!.text
+    const notice = placeNotice(g, reads, new Map([["fn", "Paris"], ["tn", "London"], ["locale", "en_GB"]]), "en_GB", t)!.text
     expect(notice).toContain("“Paris” is read as Paris, France.")
     expect(notice).toContain('href="/search?tn=London&amp;locale=en_GB&amp;fn=Paris%2C+United+States"')
     // Far from the other end (over 1,000 km), at home: said too. A country named: no namesakes.
@@ -189,7 +166,7 @@ describe("what a name was read as", () => {
     const { reads } = readPlaces(g, new Map([["fn", "Pariss"]]), "fr_FR")
     expect(reads[0]!.city).toBeUndefined()
     expect(reads[0]!.nearest.map((c) => c.id)).toEqual([1, 2])
-    const notice = placeNotice(reads, new Map([["fn", "Pariss"]]), "fr_FR", translatorOf("fr_FR"))!.text
+    const notice = placeNotice(g, reads, new Map([["fn", "Pariss"]]), "fr_FR", translatorOf("fr_FR"))!.text
     expect(notice).toContain("Nous ne connaissons pas de lieu appelé « Pariss ».")
     expect(notice).toContain(">Paris, France</a>")
   })
@@ -239,5 +216,49 @@ describe("the website's own filters", () => {
 
   it("reads a stored trip's id from every form of permanent id", () => {
     expect(["3321-lyon-paris", "3321-lyon-paris_1_2", "3321-lyon-paris_m20365_2", "a_b_0_m7"].map(tripIdOf)).toEqual(["3321-lyon-paris", "3321-lyon-paris", "3321-lyon-paris", "a_b"])
+  })
+})
+
+describe("a ride matched along the driver's road", () => {
+  const place = (city: string, mp?: number) => ({ city_name: city, latitude: 46, longitude: 4.8, country_code: "FR", ...(mp !== undefined ? { meeting_point_id: mp } : {}) })
+  const routing = (m: number) => ({ proximity: "CLOSE", routes: [{ distance_in_meters: m, type: "AS_THE_CROW_FLIES" }] })
+  const ride = (id: string, type: string, extra: Json = {}): Json => ({
+    permanent_id: id,
+    corridoring_type: type,
+    departure_place: place("Mâcon", id.includes("_m5_") ? 5 : undefined),
+    arrival_place: place("Villefranche-sur-Saône", /_m9$/.test(id) ? 9 : undefined),
+    departure_passenger_routing: routing(640),
+    arrival_passenger_routing: routing(12_345),
+    ...extra
+  })
+  const along = { from: "Mâcon", to: "Lyon", meetingPointName: (id: number) => (id === 9 ? "Aire de Lyon-Nord" : undefined) }
+  const mp = { departure_meeting_point: { id: 5, name: "Gare de Mâcon-Ville" } }
+  const en = translatorOf("en_GB")
+  const said = (trip: Json, locale: "en_GB" | "fr_FR" | "cs_CZ" = "en_GB", a = along) => alongTheRoad(trip, a, locale, translatorOf(locale)).map((l) => `${l.end}|${l.text}`)
+
+  it("says where the traveller is picked up and dropped off, how far from the towns searched, in the page's language", () => {
+    expect(said(ride("t1_m5_2", "CORRIDORING", mp))).toEqual(["pickup|Picked up at Gare de Mâcon-Ville, 0.6 km from Mâcon"])
+    expect(said(ride("t1_m5_2", "CORRIDORING", mp), "fr_FR")).toEqual(["pickup|Prise en charge à Gare de Mâcon-Ville, à 0,6\u202fkm de Mâcon"])
+    expect(said(ride("t1_0_m9", "CORRIDORING"))).toEqual(["dropoff|Dropped off at Aire de Lyon-Nord, 12 km from Lyon"])
+    expect(said(ride("t1_m5_m9", "CORRIDORING", mp), "cs_CZ")).toEqual([
+      "pickup|Nástup: Gare de Mâcon-Ville, 0,6 km od místa Mâcon",
+      "dropoff|Výstup: Aire de Lyon-Nord, 12 km od místa Lyon"
+    ])
+    // A meeting point the store no longer names: the place's town.
+    expect(said(ride("t1_0_m9", "CORRIDORING"), "en_GB", { ...along, meetingPointName: () => undefined })).toEqual(["dropoff|Dropped off at Villefranche-sur-Saône, 12 km from Lyon"])
+  })
+
+  it("says nothing of ends that are the driver's waypoints, even with their own meeting point", () => {
+    expect(said(ride("t1_1_2", "PLANNED", mp))).toEqual([])
+    expect(said(ride("t1", "PLANNED"))).toEqual([])
+    // A waypoint's own meeting point at the departure, the arrival along the road: the arrival alone.
+    expect(said(ride("t1_1_m9", "CORRIDORING", mp))).toEqual(["dropoff|Dropped off at Aire de Lyon-Nord, 12 km from Lyon"])
+    expect(en("picked_up_along", { place: "A", distance: "1 km", town: "B" })).toBe("Picked up at A, 1 km from B")
+  })
+
+  it("names this passenger's ends by their meeting points: the departure's from the answer, the arrival's from the store", () => {
+    const detail = ride("t1_m5_m9", "CORRIDORING", mp)
+    expect(passengerEnds(detail, along.meetingPointName)).toEqual({ pickup: "Mâcon · Gare de Mâcon-Ville", dropoff: "Villefranche-sur-Saône · Aire de Lyon-Nord" })
+    expect(passengerEnds(ride("t1_1_2", "PLANNED"))).toEqual({ pickup: "Mâcon", dropoff: "Villefranche-sur-Saône" })
   })
 })

@@ -96,5 +96,7 @@ export const cs: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Tato jízda se už nenabízí: byla zrušena, nebo je adresa chybná.",
   search_failed: "Toto hledání nešlo provést: zkontrolujte pole a zkuste to znovu.",
   busy: "Služba je přetížená: zkuste to za chvíli znovu.",
-  suggestions: "Návrhy"
+  suggestions: "Návrhy",
+  picked_up_along: "Nástup: {place}, {distance} od místa {town}",
+  dropped_off_along: "Výstup: {place}, {distance} od místa {town}"
 }

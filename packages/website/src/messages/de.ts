@@ -95,5 +95,7 @@ export const de: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Diese Fahrt wird nicht mehr angeboten: Sie wurde abgesagt, oder ihre Adresse ist falsch.",
   search_failed: "Diese Suche konnte nicht ausgeführt werden: Prüfen Sie die Felder und versuchen Sie es erneut.",
   busy: "Der Dienst ist ausgelastet: Versuchen Sie es gleich noch einmal.",
-  suggestions: "Vorschläge"
+  suggestions: "Vorschläge",
+  picked_up_along: "Zustieg an {place}, {distance} von {town} entfernt",
+  dropped_off_along: "Ausstieg an {place}, {distance} von {town} entfernt"
 }

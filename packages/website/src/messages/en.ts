@@ -112,7 +112,9 @@ export const en = {
   search_failed: "This search could not be run: check the fields and try again.",
   busy: "The service is busy: try again in a moment.",
   suggestions: "Suggestions",
-  labelled: "{label}: {value}"
+  labelled: "{label}: {value}",
+  picked_up_along: "Picked up at {place}, {distance} from {town}",
+  dropped_off_along: "Dropped off at {place}, {distance} from {town}"
 } as const
 
 export type MessageKey = keyof typeof en

@@ -95,5 +95,7 @@ export const es: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Este viaje ya no se ofrece: se canceló o su dirección es incorrecta.",
   search_failed: "No se pudo hacer esta búsqueda: revise los campos y vuelva a intentarlo.",
   busy: "El servicio está muy solicitado: vuelva a intentarlo en un momento.",
-  suggestions: "Sugerencias"
+  suggestions: "Sugerencias",
+  picked_up_along: "Recogida en {place}, a {distance} de {town}",
+  dropped_off_along: "Bajada en {place}, a {distance} de {town}"
 }

@@ -96,5 +96,7 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   search_failed: "Cette recherche n'a pas pu être faite : vérifiez les champs et réessayez.",
   busy: "Le service est très demandé : réessayez dans un instant.",
   suggestions: "Suggestions",
-  labelled: "{label} : {value}"
+  labelled: "{label} : {value}",
+  picked_up_along: "Prise en charge à {place}, à {distance} de {town}",
+  dropped_off_along: "Dépose à {place}, à {distance} de {town}"
 }

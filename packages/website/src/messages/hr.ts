@@ -96,5 +96,7 @@ export const hr: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Ova se vožnja više ne nudi: otkazana je ili je adresa pogrešna.",
   search_failed: "Ovo se pretraživanje nije moglo provesti: provjerite polja i pokušajte ponovno.",
   busy: "Usluga je preopterećena: pokušajte ponovno za trenutak.",
-  suggestions: "Prijedlozi"
+  suggestions: "Prijedlozi",
+  picked_up_along: "Ukrcaj: {place}, {distance} od mjesta {town}",
+  dropped_off_along: "Iskrcaj: {place}, {distance} od mjesta {town}"
 }

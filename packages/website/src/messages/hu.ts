@@ -96,5 +96,7 @@ export const hu: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Ezt a fuvart már nem kínálják: lemondták, vagy hibás a címe.",
   search_failed: "Ezt a keresést nem lehetett elvégezni: ellenőrizze a mezőket, és próbálja újra.",
   busy: "A szolgáltatás túlterhelt: próbálja újra egy pillanat múlva.",
-  suggestions: "Javaslatok"
+  suggestions: "Javaslatok",
+  picked_up_along: "Felszállás: {place}, {distance} távolságra innen: {town}",
+  dropped_off_along: "Leszállás: {place}, {distance} távolságra innen: {town}"
 }

@@ -95,5 +95,7 @@ export const it: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Questo passaggio non è più offerto: è stato annullato, o il suo indirizzo è sbagliato.",
   search_failed: "Impossibile eseguire questa ricerca: controlla i campi e riprova.",
   busy: "Il servizio è molto richiesto: riprova tra un momento.",
-  suggestions: "Suggerimenti"
+  suggestions: "Suggerimenti",
+  picked_up_along: "Salita a {place}, a {distance} da {town}",
+  dropped_off_along: "Discesa a {place}, a {distance} da {town}"
 }

@@ -95,5 +95,7 @@ export const nl: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Deze rit wordt niet meer aangeboden: hij is geannuleerd of het adres klopt niet.",
   search_failed: "Deze zoekopdracht kon niet worden uitgevoerd: controleer de velden en probeer het opnieuw.",
   busy: "De dienst is druk: probeer het zo opnieuw.",
-  suggestions: "Suggesties"
+  suggestions: "Suggesties",
+  picked_up_along: "Ophalen bij {place}, {distance} van {town}",
+  dropped_off_along: "Afzetten bij {place}, {distance} van {town}"
 }

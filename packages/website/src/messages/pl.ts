@@ -96,5 +96,7 @@ export const pl: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Ten przejazd nie jest już oferowany: został odwołany albo adres jest błędny.",
   search_failed: "Nie udało się wykonać wyszukiwania: sprawdź pola i spróbuj ponownie.",
   busy: "Usługa jest przeciążona: spróbuj ponownie za chwilę.",
-  suggestions: "Podpowiedzi"
+  suggestions: "Podpowiedzi",
+  picked_up_along: "Odbiór: {place}, {distance} od miejscowości {town}",
+  dropped_off_along: "Wysiadka: {place}, {distance} od miejscowości {town}"
 }

@@ -96,5 +96,7 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Esta viagem já não é oferecida: foi cancelada, ou o endereço está errado.",
   search_failed: "Não foi possível fazer esta pesquisa: verifique os campos e tente de novo.",
   busy: "O serviço está sobrecarregado: tente de novo dentro de momentos.",
-  suggestions: "Sugestões"
+  suggestions: "Sugestões",
+  picked_up_along: "Recolha em {place}, a {distance} de {town}",
+  dropped_off_along: "Largada em {place}, a {distance} de {town}"
 }

@@ -96,5 +96,7 @@ export const ro: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Această cursă nu mai este oferită: a fost anulată sau adresa este greșită.",
   search_failed: "Această căutare nu a putut fi făcută: verificați câmpurile și încercați din nou.",
   busy: "Serviciul este aglomerat: încercați din nou peste câteva clipe.",
-  suggestions: "Sugestii"
+  suggestions: "Sugestii",
+  picked_up_along: "Preluare la {place}, la {distance} de {town}",
+  dropped_off_along: "Coborâre la {place}, la {distance} de {town}"
 }

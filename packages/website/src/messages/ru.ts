@@ -96,5 +96,7 @@ export const ru: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Эта поездка больше не предлагается: её отменили, или адрес неверен.",
   search_failed: "Не удалось выполнить поиск: проверьте поля и попробуйте снова.",
   busy: "Сервис перегружен: попробуйте через минуту.",
-  suggestions: "Подсказки"
+  suggestions: "Подсказки",
+  picked_up_along: "Посадка: {place}, {distance} от населённого пункта {town}",
+  dropped_off_along: "Высадка: {place}, {distance} от населённого пункта {town}"
 }

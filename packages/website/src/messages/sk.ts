@@ -96,5 +96,7 @@ export const sk: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Táto jazda sa už neponúka: bola zrušená, alebo je adresa nesprávna.",
   search_failed: "Toto hľadanie sa nedalo vykonať: skontrolujte polia a skúste to znova.",
   busy: "Služba je preťažená: skúste to o chvíľu znova.",
-  suggestions: "Návrhy"
+  suggestions: "Návrhy",
+  picked_up_along: "Nástup: {place}, {distance} od miesta {town}",
+  dropped_off_along: "Výstup: {place}, {distance} od miesta {town}"
 }

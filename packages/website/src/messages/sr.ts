@@ -96,5 +96,7 @@ export const sr: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Ova vožnja se više ne nudi: otkazana je ili je adresa pogrešna.",
   search_failed: "Ova pretraga nije mogla da se izvrši: proverite polja i pokušajte ponovo.",
   busy: "Usluga je preopterećena: pokušajte ponovo za trenutak.",
-  suggestions: "Predlozi"
+  suggestions: "Predlozi",
+  picked_up_along: "Ukrcavanje: {place}, {distance} od mesta {town}",
+  dropped_off_along: "Iskrcavanje: {place}, {distance} od mesta {town}"
 }

@@ -96,5 +96,7 @@ export const tr: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Bu yolculuk artık sunulmuyor: iptal edildi ya da adresi yanlış.",
   search_failed: "Bu arama yapılamadı: alanları kontrol edip yeniden deneyin.",
   busy: "Hizmet yoğun: biraz sonra yeniden deneyin.",
-  suggestions: "Öneriler"
+  suggestions: "Öneriler",
+  picked_up_along: "Biniş: {place}, {town} yerine {distance} mesafede",
+  dropped_off_along: "İniş: {place}, {town} yerine {distance} mesafede"
 }

@@ -96,5 +96,7 @@ export const uk: Partial<Readonly<Record<MessageKey, string>>> = {
   trip_not_found: "Ця поїздка більше не пропонується: її скасовано, або адреса неправильна.",
   search_failed: "Не вдалося виконати пошук: перевірте поля й спробуйте знову.",
   busy: "Сервіс перевантажений: спробуйте за хвилину.",
-  suggestions: "Підказки"
+  suggestions: "Підказки",
+  picked_up_along: "Посадка: {place}, {distance} від населеного пункту {town}",
+  dropped_off_along: "Висадка: {place}, {distance} від населеного пункту {town}"
 }
