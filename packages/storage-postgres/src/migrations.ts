@@ -72,6 +72,25 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   -- Keys made in the same millisecond are listed in the order they were made, as SQLite's rowid
   -- lists them.
   ALTER TABLE api_keys ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY;
+  `,
+  `
+  -- The index snapshot every server over this database starts from (PostgresSnapshotShelf): the
+  -- bytes of a geo-pool snapshot file in chunks, and what it was taken from, read before them.
+  CREATE TABLE index_snapshot (
+    one        boolean PRIMARY KEY DEFAULT true CHECK (one),
+    store_id   text NOT NULL,   -- TripStore.identity when it was taken
+    seq        bigint NOT NULL, -- the change sequence the index was consistent with
+    format     integer NOT NULL,
+    bytes      bigint NOT NULL,
+    written_at text NOT NULL
+  );
+  CREATE TABLE index_snapshot_chunks (
+    n    integer PRIMARY KEY,
+    data bytea NOT NULL
+  );
+  -- The columns are numbers that barely compress: stored as they are, not through pglz, whose
+  -- compression would cost a write seconds and every read its decompression.
+  ALTER TABLE index_snapshot_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
   `
 ]
 
