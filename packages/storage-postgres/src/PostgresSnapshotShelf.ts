@@ -124,8 +124,10 @@ export const makePostgresSnapshotShelf = (sql: Sql): SnapshotShelf => ({
       sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${SNAPSHOT_LOCK})`
         const [kept] = await tx<Array<{ store_id: string; seq: number; format: number }>>`SELECT store_id, seq, format FROM index_snapshot`
-        // A snapshot of the same store and layout at a later change is worth more than this one.
-        if (kept !== undefined && kept.store_id === tag.storeId && kept.format === tag.format && kept.seq >= tag.seq) return false
+        const [{ seq: now } = { seq: 0 }] = await tx<Array<{ seq: number }>>`SELECT seq FROM change_seq`
+        // A snapshot of the same store and layout at a later change is worth more than this one,
+        // unless it is of a change the store has not reached (a database restored from before it).
+        if (kept !== undefined && kept.store_id === tag.storeId && kept.format === tag.format && kept.seq >= tag.seq && kept.seq <= now) return false
         await tx`DELETE FROM index_snapshot_chunks`
         const copy = (await tx.unsafe("COPY index_snapshot_chunks (n, data) FROM STDIN (FORMAT binary)").writable()) as Writable
         const fd = openSync(path, "r")
