@@ -177,14 +177,24 @@ export interface SteadyLoad {
 
 /**
  * `concurrency` clients sending the `paths` in turn to `base` (keep-alive) until stopped, each
- * answer read whole: a steady load through the balancer.
+ * answer read whole: a steady load through the balancer. With `perSecond`, the clients together
+ * send no more than that many requests a second (a load that leaves the machine some CPU, as a
+ * service in production has); without, each sends its next request as soon as it has an answer.
  */
-export const steadyLoad = (base: string, paths: ReadonlyArray<string>, headers: Record<string, string>, concurrency: number): SteadyLoad => {
+export const steadyLoad = (base: string, paths: ReadonlyArray<string>, headers: Record<string, string>, concurrency: number, perSecond?: number): SteadyLoad => {
   const tally: LoadTally = { sent: 0, statuses: new Map(), servedBy: new Map(), firstAnswer: new Map(), failures: [] }
   let stopping = false
   let next = 0
+  const gapMs = perSecond === undefined ? 0 : (1_000 * concurrency) / perSecond
   const client = async () => {
+    let due = performance.now()
     while (!stopping) {
+      if (gapMs > 0) {
+        due += gapMs
+        const wait = due - performance.now()
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+        else due = performance.now()
+      }
       const path = paths[next++ % paths.length]!
       tally.sent++
       let status = 0
