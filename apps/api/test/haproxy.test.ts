@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { feedLines } from "@tripsearch/dataset"
 import { freshDatabase } from "@tripsearch/store-tests"
-import { type Backend, freePort, type Haproxy, HAPROXY_TIMINGS, startHaproxy, steadyLoad } from "@tripsearch/store-tests/haproxy"
+import { type Backend, freePort, type Haproxy, haproxyBin, haproxyConfig, HAPROXY_TIMINGS, startHaproxy, steadyLoad } from "@tripsearch/store-tests/haproxy"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { timeUntil } from "./timeUntil.js"
 
@@ -13,6 +13,7 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 
 const MAIN = new URL("../dist/main.js", import.meta.url).pathname
 const STORE_CLI = new URL("../../../packages/store/dist/cli.js", import.meta.url).pathname
+const DOCS_CFG = new URL("../../../docs/haproxy.cfg", import.meta.url).pathname
 const run = promisify(execFile)
 /** Longer than HAProxy takes to see `/health` fail (`fall` checks, `inter` apart), with a margin. */
 const DRAIN_MS = HAPROXY_TIMINGS.fall * HAPROXY_TIMINGS.checkMs + 1_000
@@ -135,4 +136,27 @@ describe("replicas behind HAProxy, under load", () => {
       expect(tally.statuses.get(200) ?? 0).toBeGreaterThan(100)
     }
   }, 120_000)
+
+  it("docs/haproxy.cfg is valid and configures what this test runs: the health check, the retries, the balance, the timeouts", async () => {
+    await run(haproxyBin(), ["-c", "-q", "-f", DOCS_CFG])
+    const directives = (text: string) => new Set(text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")))
+    const docs = directives(readFileSync(DOCS_CFG, "utf8"))
+    const ours = directives(haproxyConfig(8080, "/run/admin.sock", backends))
+    for (const line of [
+      "option httpchk",
+      "http-check send meth GET uri /health",
+      "http-check expect status 200",
+      "retries 2",
+      "option redispatch 1",
+      "retry-on conn-failure empty-response",
+      "balance leastconn",
+      "timeout connect 1s",
+      "timeout server 10s",
+      "timeout http-keep-alive 4s",
+      "http-response set-header X-Served-By %s"
+    ]) {
+      expect(docs.has(line), line).toBe(true)
+      expect(ours.has(line), line).toBe(true)
+    }
+  })
 })

@@ -95,7 +95,7 @@ export const MIGRATIONS: ReadonlyArray<string> = [
 ]
 
 /** Any number: it only has to be the same in every process migrating the same database. */
-const MIGRATION_LOCK = 7_314_420_211
+export const MIGRATION_LOCK = 7_314_420_211
 
 /**
  * Applies the pending migrations, each step in its own transaction under an advisory lock, so that

@@ -31,7 +31,7 @@ export interface HaproxyTimings {
   readonly fall: number
   /** Passed checks before it is put back (`rise`). */
   readonly rise: number
-  /** `timeout server`: the longest a request may take on a server. */
+  /** `timeout server`: the longest a request may take on a server (whole seconds). */
   readonly serverTimeoutMs: number
 }
 
@@ -52,7 +52,7 @@ defaults
     option http-keep-alive
     timeout connect 1s
     timeout client 30s
-    timeout server ${t.serverTimeoutMs}ms
+    timeout server ${t.serverTimeoutMs / 1000}s
     timeout http-keep-alive 4s
     timeout queue 2s
     # A search or a detail is a GET: one that met a dead connection or no answer at all is sent
