@@ -69,11 +69,13 @@ describe("replicas over PostgreSQL start from the snapshot kept in the database"
     expect(kept).toMatchObject({ written: true, seq: 1_500 })
     expect(await tag()).toMatchObject({ seq: 1_500, format: SNAPSHOT_FORMAT })
     // Changes after the snapshot: a trip moved, one cancelled, two new (copies of others, new ids).
+    // The first new one copies a long trip of the feed, which a search between its ends finds.
+    const long = trips.findIndex((t, i) => i > 12 && t.status !== "cancelled" && (t.legs as Array<Json>).reduce((km, l) => km + l.distance_km, 0) > 150)
     const later = [
       JSON.stringify({ ...trips[3], seats_left: 0 }),
       JSON.stringify({ ...trips[7], status: "cancelled" }),
-      JSON.stringify({ ...trips[11], id: "shared-new-1" }),
-      JSON.stringify({ ...trips[12], id: "shared-new-2", departure_time: new Date(nowMs + 3 * 86_400_000).toISOString() })
+      JSON.stringify({ ...trips[long], id: "shared-new-1", status: "active", departure_time: new Date(nowMs + 2 * 86_400_000).toISOString() }),
+      JSON.stringify({ ...trips[12], id: "shared-new-2", status: "active", departure_time: new Date(nowMs + 3 * 86_400_000).toISOString() })
     ]
     expect(await importFeed(sql, later)).toMatchObject({ ok: true, seq: 1_504 })
 
@@ -106,7 +108,7 @@ describe("replicas over PostgreSQL start from the snapshot kept in the database"
     // The comparison is not of empty pages.
     expect(found).toBeGreaterThan(20)
     // The changes after the snapshot are there: a new trip is found where its copy is.
-    const copy = trips[11]!.waypoints
+    const copy = trips[long]!.waypoints
     const path = `/api/v2/trips?locale=fr_FR&cur=EUR&fc=${copy[0].lat}%7C${copy[0].lon}&tc=${copy[copy.length - 1].lat}%7C${copy[copy.length - 1].lon}&radius=1&limit=100`
     const ids = ((await (await fetch(`${fromSnapshot.base}${path}`, { headers: { key } })).json()) as { trips: Array<Json> }).trips.map((t) => t.permanent_id)
     expect(ids).toContain("shared-new-1")
