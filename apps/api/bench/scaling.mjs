@@ -24,8 +24,9 @@ import { startChild } from "./startChild.mjs"
 const USAGE = `usage: npm run bench:scaling -- [options]
 
 Starts a throwaway PostgreSQL 15 cluster, imports a feed into it and into a SQLite file with the
-store CLI, starts a SQLite server and API replicas over PostgreSQL behind HAProxy, and prints: both
-imports' times, each server's start time and memory, the throughput through HAProxy with 1 to R
+store CLI (then the same feed again into each: the nightly full import that changes nothing),
+starts a SQLite server and API replicas over PostgreSQL behind HAProxy, and prints: the imports'
+times, each server's start time and memory, the throughput through HAProxy with 1 to R
 replicas, the database's statements and transactions per second per replica at rest, per 1,000
 searches and per 1,000 trip details, the connections each replica holds, and, under a steady load
 through HAProxy, what stopping a replica (SIGTERM), killing one (SIGKILL) and starting one cost.
@@ -164,6 +165,14 @@ try {
   console.log(`import into SQLite: ${(await run([STORE_CLI, "import", "--db", sqlitePath, "--snapshot", "off", feedPath])).trim()}`)
   const sqliteImportMs = performance.now() - t0
   console.log(`  ${seconds(sqliteImportMs)}: PostgreSQL's import took ${(importMs / sqliteImportMs).toFixed(2)}x SQLite's`)
+  // The nightly full import: the same feed again, every trip compared with its row, none changed.
+  t0 = performance.now()
+  console.log(`the same feed again into PostgreSQL: ${(await run([STORE_CLI, "import", "--db", cluster.url, "--snapshot", "off", feedPath])).trim()}`)
+  const reimportMs = performance.now() - t0
+  t0 = performance.now()
+  console.log(`  ${seconds(reimportMs)}; into SQLite: ${(await run([STORE_CLI, "import", "--db", sqlitePath, "--snapshot", "off", feedPath])).trim()}`)
+  const sqliteReimportMs = performance.now() - t0
+  console.log(`  ${seconds(sqliteReimportMs)}: PostgreSQL's took ${(reimportMs / sqliteReimportMs).toFixed(2)}x SQLite's`)
   // What the store CLI does after an import (an empty feed: no change, the snapshot brought up to date).
   const empty = join(scratch, "empty.ndjson")
   writeFileSync(empty, "")

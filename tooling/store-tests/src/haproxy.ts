@@ -25,7 +25,7 @@ export interface Backend {
 }
 
 export interface HaproxyTimings {
-  /** Milliseconds between two health checks of a server (`inter`, also `fastinter` and `downinter`). */
+  /** Milliseconds between two health checks of a server (`inter` and `fastinter`; `downinter`, for a server that is down or starting, is half). */
   readonly checkMs: number
   /** Failed checks before a server is taken out (`fall`). */
   readonly fall: number
@@ -70,7 +70,7 @@ backend replicas
     option httpchk
     http-check send meth GET uri /health
     http-check expect status 200
-    default-server inter ${t.checkMs}ms fastinter ${t.checkMs}ms downinter ${t.checkMs}ms rise ${t.rise} fall ${t.fall}
+    default-server inter ${t.checkMs}ms fastinter ${t.checkMs}ms downinter ${t.checkMs / 2}ms rise ${t.rise} fall ${t.fall}
     http-response set-header X-Served-By %s
 ${backends.map((b) => `    server ${b.name} 127.0.0.1:${b.port} check`).join("\n")}
 `
