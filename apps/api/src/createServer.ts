@@ -164,7 +164,8 @@ const HEALTH_TARGET = /^\/health\/?(\?.*)?$/i
 
 /**
  * Builds the runtime (the layers are built now, so the first request does not pay for the
- * gazetteer or the index) and the HTTP server around the Express app. Does not listen.
+ * gazetteer or the index) and the HTTP server around the Express app. Does not listen, unless
+ * `listenFirst` asks it to before the runtime is built.
  */
 export const createServer = async ({ config, logger, listenFirst }: CreateServerOptions): Promise<ApiServer> => {
   // The app's own default, so that parser-level errors link to the same help pages.
@@ -323,10 +324,6 @@ export const createServer = async ({ config, logger, listenFirst }: CreateServer
   // closes the socket unanswered: the app answers it as any other method it does not allow (405
   // with `Allow`, logged), through a response bound to that socket, which then closes.
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    if (ready === undefined) {
-      socket.destroy()
-      return
-    }
     // Node removed its own listeners from the socket before handing it over: a reset must not
     // become an uncaught 'error'.
     socket.on("error", () => socket.destroy())
