@@ -1,12 +1,14 @@
-// The scaling bench: API replicas over one PostgreSQL, and what each costs the database. It starts
-// a throwaway cluster (pg_stat_statements loaded), imports a generated feed with the store CLI,
-// starts the replicas one after the other (the start time of a replica at that many trips), then
-// counts the statements the database runs for the replicas at rest and per 1,000 searches (and per
-// 1,000 trip details), with their connections; last, a server's start from an index snapshot.
+// The scaling bench: API replicas over one PostgreSQL behind HAProxy. It starts a throwaway cluster
+// (pg_stat_statements loaded), imports a generated feed with the store CLI into it and into a
+// SQLite file (the two imports' times), leaves the index snapshot in the database, starts a SQLite
+// server and the replicas (their start times and memory), measures the throughput through HAProxy
+// with 1, 2, 3... replicas, counts the statements the database runs for the replicas at rest and
+// per 1,000 searches (and trip details), then, under a steady load through HAProxy, stops one
+// replica with SIGTERM, kills one with SIGKILL and starts a new one, counting what each costs.
 //
 //   npm run bench:scaling -- [--trips N] [--feed FILE] [--replicas R] [--rest-seconds S] [--searches N]
 import { spawn } from "node:child_process"
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { once } from "node:events"
 import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -16,36 +18,42 @@ import { parseArgs } from "node:util"
 import { GENERATOR_VERSION, writeFeed } from "@tripsearch/dataset"
 import { connectPostgres } from "@tripsearch/storage-postgres"
 import { startPostgresCluster } from "@tripsearch/store-tests/postgres-cluster"
+import { freePort, HAPROXY_TIMINGS, startHaproxy, steadyLoad } from "@tripsearch/store-tests/haproxy"
 import { startChild } from "./startChild.mjs"
 
 const USAGE = `usage: npm run bench:scaling -- [options]
 
-Starts a throwaway PostgreSQL 15 cluster, imports a feed into it with the store CLI, starts API
-replicas over it one after the other, and prints: the import time, each replica's start time
-and memory, the database's statements and transactions per second per replica at rest, per
-1,000 searches and per 1,000 trip details, and the connections each replica holds.
+Starts a throwaway PostgreSQL 15 cluster, imports a feed into it and into a SQLite file with the
+store CLI (then the same feed again into each: the nightly full import that changes nothing),
+starts a SQLite server and API replicas over PostgreSQL behind HAProxy, and prints: the imports'
+times, each server's start time and memory, the throughput through HAProxy with 1 to R
+replicas, the database's statements and transactions per second per replica at rest, per 1,000
+searches and per 1,000 trip details, the connections each replica holds, and, under a steady load
+through HAProxy, what stopping a replica (SIGTERM), killing one (SIGKILL) and starting one cost.
   --trips N          trips of the feed (default 1000000); the feed is made once under
                      .bench/import-<N>-1-g<V>.ndjson (V the generator version), then reused
   --feed FILE        import this NDJSON feed instead (e.g. another checkout's .bench file)
-  --replicas R       API processes (default 2)
+  --replicas R       API replicas behind HAProxy (default 3)
   --rest-seconds S   how long the replicas are watched at rest (default 20)
   --searches N       searches (and trip details) sent to the first replica (default 1000)
   --concurrency C    requests in flight while doing so (default 4)
-  --snapshot yes|no  also start a server twice with INDEX_SNAPSHOT: the first scans the store and
-                     writes the snapshot, the second starts from it (default yes)
+  --load-seconds S   how long each throughput is measured (default 15)
+  --load-clients C   clients of the throughput load through HAProxy (default 16)
+  --rate R           searches a second of the steady load under which replicas stop and start (default 100)
   --help             this text`
-
 let values
 try {
   ;({ values } = parseArgs({
     options: {
       trips: { type: "string", default: "1000000" },
       feed: { type: "string" },
-      replicas: { type: "string", default: "2" },
+      replicas: { type: "string", default: "3" },
       "rest-seconds": { type: "string", default: "20" },
       searches: { type: "string", default: "1000" },
       concurrency: { type: "string", default: "4" },
-      snapshot: { type: "string", default: "yes" },
+      "load-seconds": { type: "string", default: "15" },
+      "load-clients": { type: "string", default: "16" },
+      rate: { type: "string", default: "100" },
       help: { type: "boolean", short: "h" }
     },
     strict: true,
@@ -73,10 +81,9 @@ const REPLICAS = int("replicas", 1)
 const REST_S = int("rest-seconds", 1)
 const SEARCHES = int("searches", 1)
 const CONCURRENCY = int("concurrency", 1)
-if (values.snapshot !== "yes" && values.snapshot !== "no") {
-  console.error(`bench:scaling: --snapshot must be yes or no, got "${values.snapshot}"`)
-  process.exit(2)
-}
+const LOAD_S = int("load-seconds", 1)
+const LOAD_CLIENTS = int("load-clients", 1)
+const RATE = int("rate", 1)
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 const benchDir = join(root, ".bench")
@@ -135,27 +142,107 @@ for await (const line of createInterface({ input: createReadStream(feedPath), cr
 const cluster = await startPostgresCluster({
   settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=all", "shared_buffers=256MB", "max_wal_size=4GB"]
 })
-const replicas = []
+const scratch = mkdtempSync(join(tmpdir(), "tripsearch-scaling-"))
+const children = []
 const admin = connectPostgres(cluster.url, { max: 1 })
+let haproxy
+const stopChild = async (child, signal = "SIGTERM") => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill(signal)
+  await once(child, "exit")
+}
 try {
   await admin`CREATE EXTENSION pg_stat_statements`
 
+  // The two imports of the same feed, one after the other, the snapshot left out of both.
   let t0 = performance.now()
-  console.log(`import: ${(await run([STORE_CLI, "import", "--db", cluster.url, feedPath])).trim()}`)
+  console.log(`import into PostgreSQL: ${(await run([STORE_CLI, "import", "--db", cluster.url, "--snapshot", "off", feedPath])).trim()}`)
   const importMs = performance.now() - t0
   const [{ trips, bytes }] = await admin`SELECT count(*)::int8 AS trips, pg_database_size(current_database())::int8 AS bytes FROM trips`
   console.log(`  ${seconds(importMs)}; ${trips} trips, database ${(bytes / 1e9).toFixed(2)} GB`)
+  const sqlitePath = join(scratch, "trips.db")
+  t0 = performance.now()
+  console.log(`import into SQLite: ${(await run([STORE_CLI, "import", "--db", sqlitePath, "--snapshot", "off", feedPath])).trim()}`)
+  const sqliteImportMs = performance.now() - t0
+  console.log(`  ${seconds(sqliteImportMs)}: PostgreSQL's import took ${(importMs / sqliteImportMs).toFixed(2)}x SQLite's`)
+  // The nightly full import: the same feed again, every trip compared with its row, none changed.
+  t0 = performance.now()
+  console.log(`the same feed again into PostgreSQL: ${(await run([STORE_CLI, "import", "--db", cluster.url, "--snapshot", "off", feedPath])).trim()}`)
+  const reimportMs = performance.now() - t0
+  t0 = performance.now()
+  console.log(`  ${seconds(reimportMs)}; into SQLite: ${(await run([STORE_CLI, "import", "--db", sqlitePath, "--snapshot", "off", feedPath])).trim()}`)
+  const sqliteReimportMs = performance.now() - t0
+  console.log(`  ${seconds(sqliteReimportMs)}: PostgreSQL's took ${(reimportMs / sqliteReimportMs).toFixed(2)}x SQLite's`)
+  // What the store CLI does after an import (an empty feed: no change, the snapshot brought up to date).
+  const empty = join(scratch, "empty.ndjson")
+  writeFileSync(empty, "")
+  t0 = performance.now()
+  const snapshotOut = await run([STORE_CLI, "import", "--db", cluster.url, empty])
+  console.log(`snapshot into the database: ${/index snapshot[^\n]*/.exec(snapshotOut)?.[0] ?? snapshotOut.trim()} (${seconds(performance.now() - t0)} for the command)`)
   const key = /^key:\s+(\S+)/m.exec(await run([STORE_CLI, "keys", "create", "--db", cluster.url, "--name", "bench", "--tier", "production", "--daily-limit", "100000000"]))[1]
 
-  for (let i = 0; i < REPLICAS; i++) {
+  const serverEnv = { PORT: "0", HOST: "127.0.0.1", QUERY_LOG: "off", MATCHER_THREADS: "1", METRICS: "off" }
+  const LISTENING = /tripsearch API listening on (http:\/\/[\d.]+:\d+)/
+  // A SQLite server: the first start scans its file and writes its snapshot, the second starts from it.
+  let sqliteRss = NaN
+  for (const label of ["scans its file, writes its snapshot", "starts from its snapshot"]) {
+    const started = await startChild([MAIN], { ...serverEnv, TRIPSEARCH_DB: sqlitePath }, LISTENING)
+    children.push(started.child)
+    const loaded = /index loaded (.*) in ([\d.]+) s/.exec(started.output)
+    await sleep(2_000)
+    sqliteRss = rssMb(started.child.pid)
+    console.log(`SQLite server that ${label}: ready after ${seconds(started.ms)} (index loaded in ${loaded?.[2] ?? "?"} s), RSS ${sqliteRss.toFixed(0)} MB`)
+    await stopChild(started.child)
+  }
+  // A replica with no snapshot, as every replica started before the database kept one.
+  {
+    const started = await startChild([MAIN], { ...serverEnv, TRIPSEARCH_DB: cluster.url, INDEX_SNAPSHOT: "off" }, LISTENING)
+    children.push(started.child)
+    const loaded = /index loaded (.*) in ([\d.]+) s/.exec(started.output)
+    await sleep(2_000)
+    console.log(`PostgreSQL replica that scans the store (INDEX_SNAPSHOT=off): ready after ${seconds(started.ms)} (index loaded in ${loaded?.[2] ?? "?"} s), RSS ${rssMb(started.child.pid).toFixed(0)} MB`)
+    await stopChild(started.child)
+  }
+
+  // HAProxy in front of the replicas' ports, one more for the replica started under load.
+  const backends = await Promise.all(Array.from({ length: REPLICAS + 1 }, async (_, i) => ({ name: `r${i + 1}`, port: await freePort() })))
+  haproxy = await startHaproxy(backends)
+  const drainMs = HAPROXY_TIMINGS.fall * HAPROXY_TIMINGS.checkMs + 1_000
+  const startReplica = async (backend) => {
     const started = await startChild(
       [MAIN],
-      { TRIPSEARCH_DB: cluster.url, PORT: "0", HOST: "127.0.0.1", QUERY_LOG: "off", MATCHER_THREADS: "1", METRICS: "off" },
-      /listening on (http:\/\/[\d.]+:\d+)/
+      { ...serverEnv, TRIPSEARCH_DB: cluster.url, PORT: String(backend.port), DRAIN_MS: String(drainMs) },
+      LISTENING
     )
-    const loaded = /index loaded from the store in ([\d.]+) s/.exec(started.output)
-    replicas.push({ ...started, base: started.match[1] })
-    console.log(`replica ${i + 1}: listening after ${seconds(started.ms)} (index loaded from the store in ${loaded?.[1] ?? "?"} s), RSS ${rssMb(started.child.pid).toFixed(0)} MB`)
+    children.push(started.child)
+    return { ...started, base: started.match[1], name: backend.name }
+  }
+  const upAre = async (names) => {
+    for (const end = performance.now() + 20_000; performance.now() < end; await sleep(50)) {
+      const s = await haproxy.servers()
+      if (names.every((n) => s.get(n)?.status === "UP")) return
+    }
+    throw new Error(`HAProxy did not see ${names.join(", ")} up within 20 s`)
+  }
+  const throughput = async () => {
+    const load = steadyLoad(haproxy.url, searches, { key }, LOAD_CLIENTS)
+    await sleep(LOAD_S * 1_000)
+    const t = await load.stop()
+    const ok = t.statuses.get(200) ?? 0
+    return `${(ok / LOAD_S).toFixed(0)} searches/s (${[...t.statuses].map(([s, n]) => `${s} x${n}`).join(", ")}; by replica ${[...t.servedBy].map(([s, n]) => `${s} ${n}`).join(", ")})`
+  }
+
+  const replicas = []
+  const replicaRss = []
+  for (let i = 0; i < REPLICAS; i++) {
+    const r = await startReplica(backends[i])
+    replicas.push(r)
+    const loaded = /index loaded (.*) in ([\d.]+) s/.exec(r.output)
+    await upAre(replicas.map((x) => x.name))
+    await sleep(1_000)
+    replicaRss.push(rssMb(r.child.pid))
+    console.log(`replica ${r.name}: ready after ${seconds(r.ms)} (index loaded ${loaded?.[1] ?? "?"} in ${loaded?.[2] ?? "?"} s), RSS ${replicaRss[i].toFixed(0)} MB`)
+    console.log(`  through HAProxy with ${i + 1} replica(s), ${LOAD_CLIENTS} clients for ${LOAD_S} s: ${await throughput()}`)
   }
 
   /** Statements run (pg_stat_statements' calls, the bench's own left out) and transactions committed. */
@@ -225,24 +312,48 @@ ${tripIds.length} trip details to replica 1 in ${seconds(details.ms - 1_500)} ($
 connections held by ${REPLICAS} replicas: ${connections} (${(connections / REPLICAS).toFixed(1)} each)
 replica RSS: ${replicas.map((r) => `${rssMb(r.child.pid).toFixed(0)} MB`).join(", ")}`)
 
-  if (values.snapshot === "yes") {
-    for (const r of replicas) r.child.kill("SIGKILL")
-    const snapshotPath = join(mkdtempSync(join(tmpdir(), "tripsearch-scaling-")), "index")
-    for (const label of ["scans the store, writes the snapshot", "starts from the snapshot"]) {
-      const started = await startChild(
-        [MAIN],
-        { TRIPSEARCH_DB: cluster.url, PORT: "0", HOST: "127.0.0.1", QUERY_LOG: "off", MATCHER_THREADS: "1", METRICS: "off", INDEX_SNAPSHOT: snapshotPath },
-        /listening on (http:\/\/[\d.]+:\d+)/
-      )
-      const loaded = /index loaded (.*) in ([\d.]+) s/.exec(started.output)
-      console.log(`with INDEX_SNAPSHOT, a server that ${label}: listening after ${seconds(started.ms)} (index loaded in ${loaded?.[2] ?? "?"} s)`)
-      started.child.kill("SIGTERM")
-      await once(started.child, "exit")
+
+  // Under a steady load through HAProxy: a replica stopped, one killed, one started.
+  const steady = steadyLoad(haproxy.url, searches, { key }, 8, RATE)
+  await sleep(3_000)
+  const failedSince = (t) => steady.tally.failures.filter((f) => f.at >= t)
+  const describeFailures = (list) => (list.length === 0 ? "" : ` (${[...new Set(list.map((f) => f.status))].map((s) => `${s === 0 ? "no answer" : s} x${list.filter((f) => f.status === s).length}`).join(", ")})`)
+  const [first, second] = replicas
+  let t = performance.now()
+  first.child.kill("SIGTERM")
+  await once(first.child, "exit")
+  const termMs = performance.now() - t
+  await sleep(1_000)
+  const termFailed = failedSince(t)
+  console.log(`\nunder ${RATE} searches/s through HAProxy:
+  SIGTERM to ${first.name}: exited ${first.child.exitCode} after ${seconds(termMs)} (drain ${drainMs} ms); failed requests: ${termFailed.length}${describeFailures(termFailed)}`)
+  if (second !== undefined) {
+    const inFlight = (await haproxy.servers()).get(second.name).current
+    t = performance.now()
+    second.child.kill("SIGKILL")
+    for (const end = performance.now() + 10_000; performance.now() < end; await sleep(50)) {
+      if ((await haproxy.servers()).get(second.name)?.status.startsWith("DOWN")) break
     }
-    rmSync(dirname(snapshotPath), { recursive: true, force: true })
+    await sleep(1_000)
+    const killFailed = failedSince(t)
+    console.log(`  SIGKILL to ${second.name} with ${inFlight} request(s) in flight on it: failed requests: ${killFailed.length}${describeFailures(killFailed)}`)
   }
+  t = performance.now()
+  const late = startChild([MAIN], { ...serverEnv, TRIPSEARCH_DB: cluster.url, PORT: String(backends[REPLICAS].port), DRAIN_MS: String(drainMs) }, LISTENING)
+  const lateStarted = await late
+  children.push(lateStarted.child)
+  const lateName = backends[REPLICAS].name
+  for (const end = performance.now() + 30_000; performance.now() < end && !steady.tally.firstAnswer.has(lateName); ) await sleep(20)
+  const takenMs = (steady.tally.firstAnswer.get(lateName) ?? NaN) - t
+  console.log(`  replica ${lateName} started: ready after ${seconds(lateStarted.ms)}, first request through HAProxy ${seconds(takenMs)} after its spawn`)
+  const tally = await steady.stop()
+  console.log(`  in all: ${tally.sent} searches, ${[...tally.statuses].map(([s, n]) => `${s === 0 ? "no answer" : s} x${n}`).join(", ")}`)
+  const pgRss = Math.max(...replicaRss)
+  console.log(`\nRSS: PostgreSQL replica (from the database's snapshot) ${pgRss.toFixed(0)} MB, SQLite server (from its snapshot) ${sqliteRss.toFixed(0)} MB: ${(pgRss / sqliteRss).toFixed(2)}x`)
 } finally {
-  for (const r of replicas) r.child.kill("SIGKILL")
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
+  await haproxy?.stop()
   await admin.end({ timeout: 1 })
   cluster.stop()
+  rmSync(scratch, { recursive: true, force: true })
 }

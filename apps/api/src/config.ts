@@ -61,11 +61,24 @@ export interface ApiConfig {
   /** `CORS_ORIGINS`: `*` (the default, any page) or the comma-separated origins whose pages may read answers. */
   readonly corsOrigins: "*" | ReadonlyArray<string>
   /**
-   * `INDEX_SNAPSHOT`, absolute; default the SQLite store's path plus `.index`, none for a PostgreSQL
-   * store; `off` keeps none. The pool's
-   * index is loaded from it at start when it fits the store, and written after a full load and at shutdown.
+   * `INDEX_SNAPSHOT`, absolute; default the SQLite store's path plus `.index`; `off` keeps none. The
+   * pool's index is loaded from it at start when it fits the store, and written after a full load
+   * and at shutdown.
    */
   readonly indexSnapshotPath: string | undefined
+  /**
+   * A PostgreSQL store without `INDEX_SNAPSHOT`: the index starts from the snapshot kept in the
+   * database for every replica (left there by the store tool after an import, or by the first
+   * replica that had to scan).
+   */
+  readonly indexSnapshotShared: boolean
+  /**
+   * `DRAIN_MS`, default 0: after SIGTERM, how long the server goes on serving while `/health`
+   * answers 503 `draining`, before it stops listening and finishes its requests: a load balancer
+   * checking `/health` takes it out of rotation meanwhile (more than its checks' interval times
+   * their fall count).
+   */
+  readonly drainMs: number
   /**
    * The mobile apps that open the website's links: `ANDROID_APP_ID` (a package name) with
    * `ANDROID_APP_CERT_SHA256` (its signing certificates' SHA-256 fingerprints, comma-separated),
@@ -177,6 +190,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
   const snapshotRaw = trimmed(env, "INDEX_SNAPSHOT")
   const indexSnapshotPath =
     snapshotRaw?.toLowerCase() === "off" ? undefined : snapshotRaw !== undefined ? path(snapshotRaw) : postgres ? undefined : `${db}.index`
+  const indexSnapshotShared = postgres && snapshotRaw === undefined
+  const drainMs = integer("DRAIN_MS", 0, 0, 600_000) ?? 0
 
   const appLinks = appLinksOf(env, problems)
   const mapTiles = mapTilesOf(env, problems)
@@ -198,6 +213,8 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     metrics: metricsRaw !== "off",
     corsOrigins,
     indexSnapshotPath,
+    indexSnapshotShared,
+    drainMs,
     appLinks,
     mapTiles
   }

@@ -64,7 +64,7 @@ const dbOf = (location: StoreLocation): string => ("db" in location ? location.d
 export const apiLayer = (
   config: StoreLocation &
     Pick<ApiConfig, "productionDailyLimit"> &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "indexSnapshotPath">>
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "indexSnapshotPath" | "indexSnapshotShared">>
 ): Layer.Layer<AppServices> => {
   const threads = config.matcherThreads ?? DEFAULT_MATCHER_THREADS
   // A SQLite file or a PostgreSQL database, by the form of TRIPSEARCH_DB.
@@ -89,7 +89,8 @@ export const apiLayer = (
               : { maxWaitMs: config.matcherMaxWaitMs }
             : { maxWaitMs: DEFAULT_MATCHER_MAX_WAIT_MS }),
           search: true,
-          ...(config.indexSnapshotPath !== undefined ? { snapshotPath: config.indexSnapshotPath } : {})
+          ...(config.indexSnapshotPath !== undefined ? { snapshotPath: config.indexSnapshotPath } : {}),
+          ...(config.indexSnapshotShared === true ? { sharedSnapshot: true } : {})
         })
   const places = GazetteerPlaceResolver.layer
   const matcherAndStore = matcher.pipe(Layer.provideMerge(store))
@@ -128,25 +129,89 @@ export interface ApiServer {
   readonly close: (graceMs?: number) => Promise<void>
   /** How the pool's index was loaded (none without a pool). */
   readonly indexLoad: IndexLoad | undefined
+  /**
+   * Starts draining: `/health` answers 503 `draining` and every response closes its connection,
+   * while requests are still served; resolves after `ms`, when the caller `close`s. A load
+   * balancer that checks `/health` stops sending requests here meanwhile.
+   */
+  readonly drain: (ms: number) => Promise<void>
+  /** The bound address when the server was asked to listen before its index was loaded (`listenFirst`). */
+  readonly address: AddressInfo | undefined
+}
+
+/** Where to listen while the index loads, and who to tell once it does. */
+export interface ListenFirst {
+  readonly port: number
+  readonly host: string
+  readonly onListening?: (address: AddressInfo) => void
 }
 
 export interface CreateServerOptions {
-  readonly config: Omit<ApiConfig, "db" | "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks" | "mapTiles"> &
+  readonly config: Omit<ApiConfig, "db" | "port" | "host" | "seedTrips" | "demoKeyPath" | "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "indexSnapshotShared" | "drainMs" | "appLinks" | "mapTiles"> &
     StoreLocation &
-    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "appLinks" | "mapTiles">>
+    Partial<Pick<ApiConfig, "matcherThreads" | "matcherMaxQueue" | "matcherMaxWaitMs" | "metrics" | "corsOrigins" | "indexSnapshotPath" | "indexSnapshotShared" | "drainMs" | "appLinks" | "mapTiles">>
   readonly logger?: RequestLogger
+  /**
+   * Listen at once, before the runtime (the store, the index) is built: until it is, `/health`
+   * answers 503 `{"status":"starting"}` and every other request 503 `service.error` with
+   * `Retry-After`, so that a load balancer checking `/health` sends nothing here yet.
+   */
+  readonly listenFirst?: ListenFirst
 }
+
+/** `/health` as the API routes read it: any case, one optional trailing slash, any query. */
+const HEALTH_TARGET = /^\/health\/?(\?.*)?$/i
 
 /**
  * Builds the runtime (the layers are built now, so the first request does not pay for the
- * gazetteer or the index) and the HTTP server around the Express app. Does not listen.
+ * gazetteer or the index) and the HTTP server around the Express app. Does not listen, unless
+ * `listenFirst` asks it to before the runtime is built.
  */
-export const createServer = async ({ config, logger }: CreateServerOptions): Promise<ApiServer> => {
+export const createServer = async ({ config, logger, listenFirst }: CreateServerOptions): Promise<ApiServer> => {
   // The app's own default, so that parser-level errors link to the same help pages.
   const supportLink = supportLinkOf({ websiteBaseUrl: config.websiteBaseUrl })
   const corsOrigins = config.corsOrigins ?? "*"
+  // Until the app is built, requests get the starting answer; then the app's listener.
+  let ready: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  let draining = false
+  const starting = (req: IncomingMessage, res: ServerResponse): void => {
+    const reply: ErrorReply = { status: 503, token: "service.error", message: "The server is starting: its index is not loaded yet", retryAfterSeconds: 1 }
+    const body = HEALTH_TARGET.test(req.url ?? "") ? JSON.stringify({ status: "starting" }) : JSON.stringify(errorBody(reply, supportLink(reply.token)))
+    res.writeHead(503, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+      "Retry-After": "1",
+      ...corsHeaders(req.headers.origin, corsOrigins)
+    })
+    res.end(req.method === "HEAD" ? undefined : body)
+  }
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+    // A draining server's connections end with their response: a balancer's kept-alive ones too.
+    if (draining) res.shouldKeepAlive = false
+    ;(ready ?? starting)(req, res)
+  })
+  const listen = (port: number, host: string): Promise<AddressInfo> =>
+    new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error)
+      server.once("error", onError)
+      server.listen(port, host, () => {
+        server.off("error", onError)
+        resolve(server.address() as AddressInfo)
+      })
+    })
+  let address: AddressInfo | undefined
+  if (listenFirst !== undefined) {
+    address = await listen(listenFirst.port, listenFirst.host)
+    listenFirst.onListening?.(address)
+  }
   const runtime = ManagedRuntime.make(apiLayer(config))
-  await runtime.runtime()
+  try {
+    await runtime.runtime()
+  } catch (e) {
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()))
+    throw e
+  }
 
   let queryLog: WriteStream | undefined
   if (config.queryLogPath !== undefined) {
@@ -187,6 +252,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     // A search the pool's admission would refuse is answered 503 before its key is looked up.
     shedSearch: pool?.admission === undefined ? undefined : (key) => pool.shed(key),
     refusalHoldMs: pool?.admission === undefined ? 0 : refusalHoldMs(pool.admission.maxWaitMs),
+    draining: () => draining,
     config: {
       apiBaseUrl: config.publicBaseUrl,
       websiteBaseUrl: config.websiteBaseUrl,
@@ -211,7 +277,7 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
     placeSuggester: { suggest: (q, locale, limit = 10) => placeNames.suggest(q, locale, limit) }
   })
   // Searches are answered by the API's listener itself, refusals first; the rest by Express.
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, api.listenerBefore(app))
+  ready = api.listenerBefore(app)
   // Requests Node's parser refuses (a request target without a leading slash, bad header bytes,
   // oversized headers) never reach Express: they get the Error object all the same.
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
@@ -310,15 +376,12 @@ export const createServer = async ({ config, logger }: CreateServerOptions): Pro
       }
     })())
 
-  const listen = (port: number, host: string): Promise<AddressInfo> =>
-    new Promise((resolve, reject) => {
-      const onError = (error: Error) => reject(error)
-      server.once("error", onError)
-      server.listen(port, host, () => {
-        server.off("error", onError)
-        resolve(server.address() as AddressInfo)
-      })
-    })
+  const drain = (ms: number): Promise<void> => {
+    draining = true
+    // Idle kept-alive connections would otherwise carry a balancer's next request.
+    server.closeIdleConnections()
+    return new Promise((resolve) => setTimeout(resolve, ms))
+  }
 
-  return { server, runtime, listen, close, indexLoad: pool?.indexLoad }
+  return { server, runtime, listen, close, drain, address, indexLoad: pool?.indexLoad }
 }

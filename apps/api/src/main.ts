@@ -27,8 +27,10 @@ Everything else is configured by the environment:
   MATCHER_MAX_QUEUE        searches waiting for a worker before a 503 (default 2048)
   MATCHER_MAX_WAIT_MS      longest wait for a worker before a search is refused 503 (default 500; off: none)
   METRICS                  Prometheus metrics at GET /metrics (default on; off: none)
-  INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the SQLite store's path + .index,
-                           none for PostgreSQL; off: none)
+  INDEX_SNAPSHOT           the index's snapshot, for a fast start (default the SQLite store's path + .index;
+                           for PostgreSQL, the one kept in the database for every replica; off: none)
+  DRAIN_MS                 after SIGTERM, how long to go on serving while /health answers 503, before
+                           stopping: a load balancer's time to take the server out (default 0)
   CORS_ORIGINS             origins whose web pages may read answers, comma-separated (default *: any)
   ANDROID_APP_ID           Android app that opens the website's links (a package name; default none)
   ANDROID_APP_CERT_SHA256  that app's SHA-256 certificate fingerprints, comma-separated (needed with ANDROID_APP_ID)
@@ -112,16 +114,25 @@ export const main = async (): Promise<void> => {
   })
   if (firstStart.created) say(`data set ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`)
 
-  const api = await createServer({ config })
+  // Listening at once: a load balancer sees /health answer 503 until the index is loaded, rather
+  // than a refused connection it cannot tell from a dead server.
+  const api = await createServer({
+    config,
+    listenFirst: {
+      port: config.port,
+      host: config.host,
+      onListening: (a) => say(`accepting connections on port ${a.port} while the index loads (/health answers 503 until then)`)
+    }
+  })
   const load = api.indexLoad
   if (load !== undefined) {
     const how =
       load.from === "snapshot"
-        ? `from its snapshot ${config.indexSnapshotPath} and ${load.changes} later change(s)`
-        : `from the store${load.reason !== undefined && load.reason !== "no snapshot" ? ` (not from its snapshot: ${load.reason})` : ""}`
+        ? `from its snapshot in ${load.where ?? config.indexSnapshotPath} and ${load.changes} later change(s)`
+        : `from the store${load.reason !== undefined ? ` (not from a snapshot in ${load.where}: ${load.reason})` : ""}`
     say(`index loaded ${how} in ${(load.ms / 1000).toFixed(1)} s`)
   }
-  const address = await api.listen(config.port, config.host)
+  const address = api.address!
   say(banner(config, address, firstStart.demoKey))
 
   let stopping = false
@@ -131,8 +142,14 @@ export const main = async (): Promise<void> => {
       process.exit(1)
     }
     stopping = true
-    say(`${signal}: no new connections; finishing in-flight requests`)
-    api.close().then(
+    const drained =
+      config.drainMs > 0
+        ? (say(`${signal}: draining for ${config.drainMs} ms (/health answers 503), then stopping`), api.drain(config.drainMs))
+        : Promise.resolve()
+    drained.then(() => {
+      say(`${signal}: no new connections; finishing in-flight requests`)
+      return api.close()
+    }).then(
       () => {
         say("stopped")
         process.exit(0)

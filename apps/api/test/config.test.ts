@@ -21,6 +21,8 @@ describe("loadConfig", () => {
       metrics: true,
       corsOrigins: "*",
       indexSnapshotPath: resolve(REPO_ROOT, "data/tripsearch.db.index"),
+      indexSnapshotShared: false,
+      drainMs: 0,
       appLinks: {},
       mapTiles: DEFAULT_MAP_TILES
     })
@@ -42,6 +44,7 @@ describe("loadConfig", () => {
       MATCHER_MAX_WAIT_MS: "250",
       METRICS: "off",
       INDEX_SNAPSHOT: "snapshots/trips.index",
+      DRAIN_MS: "3000",
       ANDROID_APP_ID: "com.example.rides",
       ANDROID_APP_CERT_SHA256: ` ${"ab:".repeat(31)}CD , ${"01:".repeat(31)}02`,
       IOS_APP_ID: "ABCDE12345.com.example.rides"
@@ -61,6 +64,8 @@ describe("loadConfig", () => {
       matcherMaxWaitMs: 250,
       metrics: false,
       indexSnapshotPath: resolve(REPO_ROOT, "snapshots/trips.index"),
+      indexSnapshotShared: false,
+      drainMs: 3000,
       appLinks: {
         android: { packageName: "com.example.rides", certFingerprints: [`${"AB:".repeat(31)}CD`, `${"01:".repeat(31)}02`] },
         ios: { appId: "ABCDE12345.com.example.rides" }
@@ -70,10 +75,12 @@ describe("loadConfig", () => {
     // The snapshot follows the store unless named; off keeps none.
     expect(loadConfig({ TRIPSEARCH_DB: "/tmp/x/trips.db" }).indexSnapshotPath).toBe("/tmp/x/trips.db.index")
     expect(loadConfig({ INDEX_SNAPSHOT: " OFF " }).indexSnapshotPath).toBeUndefined()
-    // A PostgreSQL URL is kept as given, and has no snapshot unless one is named.
+    // A PostgreSQL URL is kept as given; its snapshot is the database's unless a file is named, or off.
     const postgres = loadConfig({ TRIPSEARCH_DB: " postgres://api:secret@db.internal:5432/trips " })
-    expect(postgres).toMatchObject({ db: "postgres://api:secret@db.internal:5432/trips", indexSnapshotPath: undefined })
-    expect(loadConfig({ TRIPSEARCH_DB: "postgresql://db/trips", INDEX_SNAPSHOT: "/var/lib/trips.index" }).indexSnapshotPath).toBe("/var/lib/trips.index")
+    expect(postgres).toMatchObject({ db: "postgres://api:secret@db.internal:5432/trips", indexSnapshotPath: undefined, indexSnapshotShared: true })
+    expect(loadConfig({ TRIPSEARCH_DB: "postgresql://db/trips", INDEX_SNAPSHOT: "/var/lib/trips.index" })).toMatchObject({ indexSnapshotPath: "/var/lib/trips.index", indexSnapshotShared: false })
+    expect(loadConfig({ TRIPSEARCH_DB: "postgresql://db/trips", INDEX_SNAPSHOT: "off" })).toMatchObject({ indexSnapshotPath: undefined, indexSnapshotShared: false })
+    expect(() => loadConfig({ DRAIN_MS: "soon" })).toThrow(/DRAIN_MS must be an integer from 0 to 600000/)
     expect(() => loadConfig({ TRIPSEARCH_DB: "postgres://" })).toThrow(/TRIPSEARCH_DB must be a SQLite file path or a URL such as postgres:\/\/user@host:5432\/database/)
     // off: the wait for a worker is bounded by MATCHER_MAX_QUEUE only.
     expect(loadConfig({ MATCHER_MAX_WAIT_MS: "off" }).matcherMaxWaitMs).toBeUndefined()

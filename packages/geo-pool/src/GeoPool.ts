@@ -36,6 +36,8 @@ export interface GeoPoolOptions {
   readonly refreshMs?: number
   /** Where the writer keeps a snapshot of the index, for a fast start (see `IndexWriter`); default none. */
   readonly snapshotPath?: string
+  /** Without `snapshotPath`, the snapshot the store keeps for every server over it (see `IndexWriter`); default false. */
+  readonly sharedSnapshot?: boolean
   /** Each worker also loads the gazetteer and runs whole searches (`Search` tasks); default false. */
   readonly search?: boolean
   /** Accept the `Busy` and `Crash` tasks (tests only; default false). */
@@ -227,7 +229,8 @@ export class GeoPool {
         channelName,
         stats,
         refreshMs: options.refreshMs ?? DEFAULT_REFRESH_MS,
-        ...(options.snapshotPath !== undefined ? { snapshotPath: options.snapshotPath } : {})
+        ...(options.snapshotPath !== undefined ? { snapshotPath: options.snapshotPath } : {}),
+        ...(options.sharedSnapshot === true ? { sharedSnapshot: true } : {})
       })
     } catch (e) {
       clearTimeout(timer)

@@ -2,7 +2,7 @@ import type { IndexImage, RateTable, StoredMeetingPoint, TripIndex, TripStore } 
 import { Effect } from "effect"
 import { BroadcastChannel, threadId } from "node:worker_threads"
 import { writeSnapshot } from "./IndexSnapshot.js"
-import { type IndexLoad, loadIndex, type SnapshotPlace, snapshotPlace } from "./loadIndex.js"
+import { type IndexLoad, loadIndex, placeName, saveSnapshot, shelfPlace, type SnapshotPlace, snapshotPlace } from "./loadIndex.js"
 
 /** What the writer and the pool's workers say to each other on the pool's broadcast channel. */
 export type IndexMessage =
@@ -46,6 +46,14 @@ export interface IndexWriterOptions {
    * from, then brought up to date with `changesSince`; written after a full scan and on `close`.
    */
   readonly snapshotPath?: string
+  /**
+   * Without `snapshotPath`, start from the snapshot the store keeps for every server over it
+   * (`TripStore.snapshots`, PostgreSQL's), checked as a file's is; after a full scan, leave one
+   * there (in the background: the server does not wait for it). It is not written on `close`: the
+   * store tool brings it up to date after each import, and N servers stopping must not upload it
+   * N times.
+   */
+  readonly sharedSnapshot?: boolean
   /**
    * The shared figures workers read (`newWriterStats`), when they must exist before the writer: a
    * pool starts its workers while the index loads.
@@ -132,20 +140,43 @@ export class IndexWriter {
    * store) and starts following the store's changes.
    */
   static async start(store: TripStore["Type"], options: IndexWriterOptions): Promise<IndexWriter> {
-    const snapshot = options.snapshotPath === undefined ? undefined : await snapshotPlace(store, options.snapshotPath)
+    const snapshot =
+      options.snapshotPath !== undefined ? await snapshotPlace(store, options.snapshotPath) : options.sharedSnapshot === true ? await shelfPlace(store) : undefined
     const { index, seq, load, snapshotSeq } = await loadIndex(store, snapshot)
     const rates = await Effect.runPromise(store.rates)
     const meetingPoints = await readMeetingPoints(store)
     const writer = new IndexWriter(store, index, seq, load, options.channelName, options.refreshMs, snapshot, snapshotSeq, rates, options.stats, meetingPoints)
     // After a scan, the next start reads the snapshot instead.
-    if (load.from === "store") writer.saveSnapshot()
+    if (load.from === "store") {
+      if (snapshot?.shelf !== undefined) writer.kept = writer.keepInStore(snapshot)
+      else writer.saveSnapshot()
+    }
     await writer.watch()
     return writer
   }
 
-  /** Writes the snapshot (when the writer keeps one) if the index moved since the last one. */
+  /**
+   * The upload of the snapshot to the store's shelf after a scan, settled once it is kept, refused
+   * (the store keeps a later one) or failed: true only when kept.
+   */
+  kept: Promise<boolean> = Promise.resolve(false)
+
+  private async keepInStore(place: SnapshotPlace): Promise<boolean> {
+    const t0 = performance.now()
+    try {
+      const kept = await saveSnapshot(place, this.index, this.seq)
+      if (kept) console.warn(`geo-pool: index snapshot kept in ${placeName(place)} at change ${this.seq} in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+      return kept
+    } catch (e) {
+      // The next start scans the store too: slower, as correct.
+      console.warn(`geo-pool: the index snapshot could not be kept in ${placeName(place)}:`, e)
+      return false
+    }
+  }
+
+  /** Writes the snapshot (when the writer keeps one in a file) if the index moved since the last one. */
   saveSnapshot(): void {
-    if (this.snapshot === undefined || this.snapshotSeq === this.seq) return
+    if (this.snapshot === undefined || this.snapshot.shelf !== undefined || this.snapshotSeq === this.seq) return
     try {
       writeSnapshot(this.snapshot.path, this.index, this.snapshot.storeId, this.seq)
       this.snapshotSeq = this.seq
@@ -239,6 +270,7 @@ export class IndexWriter {
     clearInterval(this.timer)
     await this.unwatch?.().catch(() => {})
     await this.running
+    await this.kept
     this.closed = true
     this.channel.close()
     this.saveSnapshot()

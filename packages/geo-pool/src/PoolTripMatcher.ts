@@ -27,6 +27,8 @@ export interface PoolTripMatcherOptions {
   readonly refreshMs?: number
   /** Where the index's writer keeps its snapshot (see `GeoPoolOptions`). */
   readonly snapshotPath?: string
+  /** Or the one the store keeps (see `GeoPoolOptions`). */
+  readonly sharedSnapshot?: boolean
   readonly startTimeoutMs?: number
   readonly workerFile?: string
   /** The workers also run whole searches (`searchOn`); default false. */

@@ -72,6 +72,11 @@ export interface AnswerOptions<R> extends ReadOptions {
    * refusal costs no more than parsing. Details and threads are never refused this way.
    */
   readonly shedSearch?: ((key: string) => boolean) | undefined
+  /**
+   * Whether the server is draining before it stops (after SIGTERM): `/health` then answers 503
+   * `draining`, so that a load balancer stops sending requests while those under way finish.
+   */
+  readonly draining?: (() => boolean) | undefined
   /** Defects, encoder and health failures; default: not logged. */
   readonly logger?: RequestLogger | undefined
 }
@@ -144,7 +149,7 @@ const answerUncompressed = async <R = never>(
     case "Refused":
       return encodeError(read.format, read.reply, read.headers, encoding)
     case "Health":
-      return answerHealth(runtime, logger)
+      return answerHealth(runtime, logger, options.draining?.() === true)
     case "Options":
       return { status: 204, headers: { Allow: ALLOWED_METHODS }, body: "" }
     case "OpenApi":
@@ -310,12 +315,15 @@ const encodeError = (
 
 /**
  * `/health`: 200 whenever the server answers (its searches come from its index), `ok` with the
- * store's data version when the store answers, `degraded` when it cannot be reached; never cached.
+ * store's data version when the store answers, `degraded` when it cannot be reached; 503
+ * `draining` once the server is stopping; never cached.
  */
 const answerHealth = async (
   runtime: ManagedRuntime.ManagedRuntime<TripStore, unknown>,
-  logger: RequestLogger | undefined
+  logger: RequestLogger | undefined,
+  draining: boolean
 ): Promise<ApiReply> => {
+  if (draining) return { status: 503, headers: { "Cache-Control": CACHE_ERROR, "Content-Type": JSON_TYPE }, body: JSON.stringify({ status: "draining" }) }
   const exit = await runtime.runPromiseExit(
     Effect.gen(function* () {
       const store = yield* TripStore

@@ -52,6 +52,8 @@ export interface CreateAppOptions {
    * fast as this thread can answer, and those answers take it from the searches it admitted.
    */
   readonly refusalHoldMs?: number | undefined
+  /** Whether the server is draining (see `AnswerOptions.draining`); default never. */
+  readonly draining?: (() => boolean) | undefined
 }
 
 /** The app, and the node:http 'request' listener to serve it with (`http.createServer(listener)`). */
@@ -156,7 +158,7 @@ const sendReply = (req: IncomingMessage, res: ServerResponse, reply: ApiReply, s
 export const createApp = (options: CreateAppOptions): Express => createRequestListener(options).app
 
 /** `createApp`, with the listener that answers searches before Express (see `ApiRequestListener`). */
-export const createRequestListener = ({ runtime, config, useCases, metrics, shedSearch, refusalHoldMs = 0 }: CreateAppOptions): ApiRequestListener => {
+export const createRequestListener = ({ runtime, config, useCases, metrics, shedSearch, refusalHoldMs = 0, draining }: CreateAppOptions): ApiRequestListener => {
   const logger = config.logger ?? jsonLineLogger(process.stdout, process.stderr)
   const now = config.now ?? Date.now
   const corsOrigins = config.corsOrigins ?? "*"
@@ -169,6 +171,7 @@ export const createRequestListener = ({ runtime, config, useCases, metrics, shed
     useCases,
     admission: keyQuota,
     shedSearch,
+    draining,
     logger
   }
 

@@ -363,11 +363,12 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           tags: ["service"],
           summary: "Whether the service can answer",
           description:
-            "Needs no key. Never cached. A server that answers at all answers searches from its index, so this is 200 even when the trip store cannot be reached: the body says which (`degraded`: searches are answered, trip details and keys not seen before are 503 until the store is back).",
+            "Needs no key. Never cached. A server that answers at all answers searches from its index, so this is 200 even when the trip store cannot be reached: the body says which (`degraded`: searches are answered, trip details and keys not seen before are 503 until the store is back). It is 503 while the server starts (`starting`: it listens, its index is not loaded yet) and while it drains before stopping (`draining`: it finishes what it was sent): a load balancer checking it sends such a server nothing new.",
           security: [],
           responses: {
             "200": { description: "The server answers searches; the body says whether its store answers too.", content: { "application/json": { schema: ref("Health") } } },
-            ...serviceErrors
+            ...serviceErrors,
+            "503": { description: "The server is starting or draining: send it nothing new.", content: { "application/json": { schema: ref("Health") } } }
           }
         }
       }
@@ -378,10 +379,14 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
         ErrorToken: { type: "string", enum: Object.keys(ERROR_TOKENS), description: "Every `developper-message` the service sends." },
         Health: {
           type: "object",
-          required: ["status", "store"],
+          required: ["status"],
           properties: {
-            status: { type: "string", enum: ["ok", "degraded"], description: "`ok` when the store answers, else `degraded`." },
-            store: { type: "string", enum: ["reachable", "unreachable"] },
+            status: {
+              type: "string",
+              enum: ["ok", "degraded", "starting", "draining"],
+              description: "`ok` when the store answers, else `degraded` (both 200); `starting` or `draining` (503, without `store`)."
+            },
+            store: { type: "string", enum: ["reachable", "unreachable"], description: "Present with `ok` and `degraded`." },
             data_version: { type: "integer", description: "The store's change sequence number (when it answers)." }
           },
           additionalProperties: false

@@ -4,6 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { connectPostgres, type Sql } from "./connectPostgres.js"
 import { listenForChanges } from "./listenForChanges.js"
 import { migrate } from "./migrations.js"
+import { makePostgresSnapshotShelf } from "./PostgresSnapshotShelf.js"
 import { isUnreachable, storeRead } from "./unavailable.js"
 
 const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: string | null): StoredTrip => {
@@ -126,7 +127,8 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
     Effect.promise(async () => {
       const listener = await listenForChanges(sql, () => onChange())
       return listener.close
-    })
+    }),
+  snapshots: makePostgresSnapshotShelf(sql)
 })
 
 /** Sets (or, with `undefined`, removes) the store's own rate of a currency, in units per EUR. */

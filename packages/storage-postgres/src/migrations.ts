@@ -74,6 +74,25 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   ALTER TABLE api_keys ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY;
   `,
   `
+  -- The index snapshot every server over this database starts from (PostgresSnapshotShelf): the
+  -- bytes of a geo-pool snapshot file in chunks, and what it was taken from, read before them.
+  CREATE TABLE index_snapshot (
+    one        boolean PRIMARY KEY DEFAULT true CHECK (one),
+    store_id   text NOT NULL,   -- TripStore.identity when it was taken
+    seq        bigint NOT NULL, -- the change sequence the index was consistent with
+    format     integer NOT NULL,
+    bytes      bigint NOT NULL,
+    written_at text NOT NULL
+  );
+  CREATE TABLE index_snapshot_chunks (
+    n    integer PRIMARY KEY,
+    data bytea NOT NULL
+  );
+  -- The columns are numbers that barely compress: stored as they are, not through pglz, whose
+  -- compression would cost a write seconds and every read its decompression.
+  ALTER TABLE index_snapshot_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+  `,
+  `
   -- Meeting points, and each trip's stops along the road with its road's bounding box (as SQLite's
   -- migration 5 describes them).
   CREATE TABLE meeting_points (
@@ -95,7 +114,7 @@ export const MIGRATIONS: ReadonlyArray<string> = [
 ]
 
 /** Any number: it only has to be the same in every process migrating the same database. */
-const MIGRATION_LOCK = 7_314_420_211
+export const MIGRATION_LOCK = 7_314_420_211
 
 /**
  * Applies the pending migrations, each step in its own transaction under an advisory lock, so that

@@ -142,11 +142,17 @@ describe("tripsearch-store CLI", () => {
     try {
       const good = tmp.write("good.ndjson", feed([tripInput("a"), tripInput("b")]))
       const bad = tmp.write("bad.ndjson", feed([tripInput("c"), tripInput("d", { seats: 0 })]))
-      expect(await capture(["import", "--db", database.url, good])).toEqual({ code: 0, out: `${good}: imported 2 trips (seq 2)\n`, err: "" })
+      // The index snapshot every replica starts from is left in the database itself.
+      const first = await capture(["import", "--db", database.url, good])
+      expect(first).toMatchObject({ code: 0, err: "" })
+      expect(first.out).toMatch(
+        new RegExp(`^${escape(good)}: imported 2 trips \\(seq 2\\)\nindex snapshot in the database \\(table index_snapshot\\): written at seq 2 \\(2 trips, from the store in \\d+\\.\\d s; \\d+\\.\\d s with its upload\\)\n$`)
+      )
       const refused = await capture(["import", "--db", database.url, bad, good])
       expect(refused.code).toBe(1)
       expect(refused.err).toContain(`${bad}: line 2: seats: `)
-      expect(refused.out).toBe(`${good}: nothing changed (2 trips, each stored already as given; seq 2)\n`)
+      expect(refused.out).toBe(`${good}: nothing changed (2 trips, each stored already as given; seq 2)\nindex snapshot in the database (table index_snapshot): up to date (seq 2)\n`)
+      expect(await capture(["import", "--db", database.url, "--snapshot", "off", good])).toEqual({ code: 0, out: `${good}: nothing changed (2 trips, each stored already as given; seq 2)\n`, err: "" })
       const created = await capture(["keys", "create", "--db", database.url, "--name", "Partner", "--tier", "production", "--daily-limit", "50000"])
       expect(created.code).toBe(0)
       const id = /id:\s+(\S+)/.exec(created.out)![1]!

@@ -13,6 +13,31 @@ export interface IndexChanges {
   readonly removed: ReadonlyArray<string>
 }
 
+/** What a kept index snapshot was taken from: checked before its bytes are read. */
+export interface SnapshotTag {
+  /** `TripStore.identity` of the store the index was loaded from. */
+  readonly storeId: string
+  /** The store's change sequence the index was consistent with. */
+  readonly seq: number
+  /** The snapshot file's layout version (geo-pool's `SNAPSHOT_FORMAT`). */
+  readonly format: number
+}
+
+/**
+ * A store that keeps the index snapshot itself, where every server over it can read it
+ * (PostgreSQL: in the database): the snapshot travels as the bytes of a snapshot file.
+ */
+export interface SnapshotShelf {
+  /** Where the snapshot is kept, for messages. */
+  readonly where: string
+  /** The kept snapshot's tag, none when the store keeps none. */
+  readonly tag: Effect.Effect<Option.Option<SnapshotTag>>
+  /** Copies the kept snapshot's bytes into the file at `path`; its tag, none when there is none. */
+  readonly fetch: (path: string) => Effect.Effect<Option.Option<SnapshotTag>>
+  /** Keeps the snapshot file at `path`, taken as `tag` says, unless one of a later change is kept already; whether it was kept. */
+  readonly keep: (path: string, tag: SnapshotTag) => Effect.Effect<boolean>
+}
+
 /** The trip store: the source of truth every in-memory index derives from. */
 export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
   TripStore,
@@ -45,5 +70,7 @@ export class TripStore extends Context.Tag("@tripsearch/core/ports/TripStore")<
      * polled.
      */
     readonly watchChanges?: (onChange: () => void) => Effect.Effect<() => Promise<void>>
+    /** For a store that keeps the index snapshot every server over it starts from. */
+    readonly snapshots?: SnapshotShelf
   }
 >() {}

@@ -1,0 +1,51 @@
+// Makes sure HAProxy, which the tests and bench:scaling put in front of API replicas, is on the
+// machine (`npm test` runs this before vitest). Prints nothing when it is there. On Debian as root
+// (CI, sessions) it installs Debian's haproxy package, without starting the service the package
+// would otherwise start: the tests run their own. Anywhere else it says what to install and fails,
+// so that the load balancer's test never goes missing unnoticed.
+import { spawnSync } from "node:child_process"
+import { existsSync, writeFileSync } from "node:fs"
+
+const bin = process.env.TRIPSEARCH_HAPROXY ?? "/usr/sbin/haproxy"
+const say = (line) => process.stderr.write(`haproxy: ${line}\n`)
+
+if (existsSync(bin)) process.exit(0)
+
+const canApt = process.platform === "linux" && process.getuid?.() === 0 && spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0
+if (!canApt) {
+  say(`the tests need HAProxy, not found at ${bin}.`)
+  say("On Debian or Ubuntu: apt-get install -y haproxy (as root). Elsewhere: install HAProxy 2.x and set")
+  say("TRIPSEARCH_HAPROXY to its program.")
+  process.exit(1)
+}
+
+// Debian's maintainer scripts start the service unless policy-rc.d says no (exit 101): the
+// tests start HAProxy themselves, on their own ports. The file is removed afterwards unless it was there.
+const policy = "/usr/sbin/policy-rc.d"
+const hadPolicy = existsSync(policy)
+if (!hadPolicy) writeFileSync(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 })
+const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+const apt = (...args) => spawnSync("apt-get", args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+say("installing haproxy from Debian's packages (apt-get), for the tests' load balancer")
+const started = performance.now()
+try {
+  let install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "haproxy")
+  if (install.status !== 0) {
+    // A fresh machine has no package lists yet.
+    const update = apt("update")
+    if (update.status !== 0) process.stderr.write(update.stdout + update.stderr)
+    install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "haproxy")
+  }
+  if (install.status !== 0) {
+    process.stderr.write(install.stdout + install.stderr)
+    say(`apt-get install haproxy failed (exit ${install.status}); its output is above.`)
+    process.exit(1)
+  }
+} finally {
+  if (!hadPolicy) spawnSync("rm", ["-f", policy])
+}
+if (!existsSync(bin)) {
+  say(`haproxy is installed, but ${bin} is not there: is TRIPSEARCH_HAPROXY right?`)
+  process.exit(1)
+}
+say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)
