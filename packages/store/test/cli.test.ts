@@ -113,7 +113,7 @@ describe("tripsearch-store CLI", () => {
     const database = await freshDatabase()
     try {
       for (const db of [tmp.path("mp.db"), database.url]) {
-        const snapshot = db.startsWith("postgres") ? [] : ["--snapshot", "off"]
+        const snapshot = ["--snapshot", "off"]
         const first = await capture(["import", "--db", db, ...snapshot, "--meeting-points", on, trips])
         expect(first).toEqual({ code: 0, out: `${on}: 1 meeting points (0 unchanged), stops along the road changed on 0 trips\n${trips}: imported 1 trips (seq 1)\n`, err: "" })
         const stopsOf = async () => {
