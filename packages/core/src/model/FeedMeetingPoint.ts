@@ -1,5 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
-import { formatPath, type FeedIssue } from "./decodeFeedTrip.js"
+import { formatPath, type FeedIssue, parseFeedObject } from "./decodeFeedTrip.js"
 
 const shown = (value: unknown): string => {
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`
@@ -36,18 +36,8 @@ export type StoredMeetingPoint = typeof FeedMeetingPoint.Type
 const decode = Schema.decodeUnknownEither(FeedMeetingPoint, { errors: "all", onExcessProperty: "error" })
 
 /** Parses and validates one NDJSON line of the meeting point feed. */
-export const decodeMeetingPointLine = (line: string): Either.Either<StoredMeetingPoint, ReadonlyArray<FeedIssue>> => {
-  let json: unknown
-  try {
-    json = JSON.parse(line)
-  } catch (e) {
-    const detail = (e as Error).message
-    return Either.left([{ field: "(line)", reason: `must be valid JSON (${detail.charAt(0).toLowerCase()}${detail.slice(1)})` }])
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return Either.left([{ field: "(line)", reason: `must be a JSON object (one meeting point), got ${Array.isArray(json) ? "an array" : JSON.stringify(json)}` }])
-  }
-  return Either.mapLeft(decode(json), (error) => {
+export const decodeMeetingPointLine = (line: string): Either.Either<StoredMeetingPoint, ReadonlyArray<FeedIssue>> =>
+  Either.flatMap(parseFeedObject(line, "one meeting point"), (json) => Either.mapLeft(decode(json), (error) => {
     const byField = new Map<string, string>()
     for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
       const field = formatPath(issue.path)
@@ -56,5 +46,4 @@ export const decodeMeetingPointLine = (line: string): Either.Either<StoredMeetin
       if (!byField.has(field)) byField.set(field, reason)
     }
     return [...byField].map(([field, reason]) => ({ field, reason }))
-  })
-}
+  }))

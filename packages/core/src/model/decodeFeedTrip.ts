@@ -39,8 +39,8 @@ const toFeedIssues = (error: ParseResult.ParseError): ReadonlyArray<FeedIssue> =
   return [...byField].map(([field, reason]) => ({ field, reason }))
 }
 
-/** Parses and validates one NDJSON line of the trip feed. */
-export const decodeFeedLine = (line: string): Either.Either<FeedTrip, ReadonlyArray<FeedIssue>> => {
+/** One NDJSON line of a feed as a JSON object, or the issue of the whole line (`what` one line holds). */
+export const parseFeedObject = (line: string, what: string): Either.Either<object, ReadonlyArray<FeedIssue>> => {
   let json: unknown
   try {
     json = JSON.parse(line)
@@ -52,9 +52,13 @@ export const decodeFeedLine = (line: string): Either.Either<FeedTrip, ReadonlyAr
   // Checked here: Effect's issue for the whole line names the struct's encoded side, not a rule.
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     const got = Array.isArray(json) ? "an array" : JSON.stringify(json)
-    return Either.left([{ field: "(line)", reason: `must be a JSON object (one trip), got ${got}` }])
+    return Either.left([{ field: "(line)", reason: `must be a JSON object (${what}), got ${got}` }])
   }
-  return Either.mapLeft(decode(json), toFeedIssues)
+  return Either.right(json)
 }
+
+/** Parses and validates one NDJSON line of the trip feed. */
+export const decodeFeedLine = (line: string): Either.Either<FeedTrip, ReadonlyArray<FeedIssue>> =>
+  Either.flatMap(parseFeedObject(line, "one trip"), (json) => Either.mapLeft(decode(json), toFeedIssues))
 
 export const encodeFeedTrip = Schema.encodeSync(FeedTrip)
