@@ -370,7 +370,7 @@ describe("the website, served by the API server over a small store", () => {
       expect(unescape(/<dd class="car">([^<·]*)/.exec(shown.text)![1]!).trim()).toBe(`${detail.car.make} ${detail.car.model}${detail.car.color ? `, ${detail.car.color}` : ""}`)
       const booking = { auto: "confirmed at once", manual: "confirmed by the driver" }[String(detail.booking_mode)]
       expect(shown.text).toContain(`<dd class="booking">${booking}, `)
-      expect(shown.text).toContain(`${detail.seats_left} of ${detail.seats} seats left`)
+      expect(shown.text).toContain(`${detail.seats_left} of ${detail.seats} ${detail.seats === 1 ? "seat" : "seats"} left`)
     }
     const silent = active().find((t) => (t.questions?.length ?? 0) === 0)!
     expect((await page(`/trip/${encodeURIComponent(silent.id)}`)).text).not.toContain('class="qa"')
