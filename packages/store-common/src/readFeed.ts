@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os"
 import { decodeFeedLines, type DecodedLine } from "./decodeFeedLines.js"
 import { FeedDecodePool } from "./FeedDecodePool.js"
 import type { TripRow } from "./packTrip.js"
-import { readLines, type FeedSource } from "./readLines.js"
+import { type InvalidUtf8, readLines, type FeedSource } from "./readLines.js"
 
 /** What an import of one feed file did, whichever store it went into. */
 export type ImportResult =
@@ -45,6 +45,10 @@ interface Batch {
 }
 
 const hex = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
+
+/** The import's message for line `n`'s first byte that is not UTF-8 (either feed). */
+export const invalidUtf8Error = (n: number, { byte, lineOffset, sourceOffset }: InvalidUtf8): string =>
+  `line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`
 
 /**
  * Reads one NDJSON trip feed (the feed format, `FeedTrip`) the way every store imports it: each
@@ -121,10 +125,9 @@ export const readFeed = async (
       const n = line.n
       if (options.onProgress && n % progressEvery === 0) options.onProgress(n)
       if (line.invalidUtf8 !== undefined) {
-        const { byte, lineOffset, sourceOffset } = line.invalidUtf8
         batch.n.push(n)
         batch.texts.push("")
-        batch.errors.push(`line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`)
+        batch.errors.push(invalidUtf8Error(n, line.invalidUtf8))
       } else if (line.text.trim() !== "") {
         batch.n.push(n)
         batch.texts.push(line.text)

@@ -1,12 +1,11 @@
 import { decodeMeetingPointLine, type StoredMeetingPoint } from "@tripsearch/core"
 import { Either } from "effect"
+import { invalidUtf8Error } from "./readFeed.js"
 import { type FeedSource, readLines } from "./readLines.js"
 
 export type MeetingPointRead =
   | { readonly ok: true; readonly meetingPoints: ReadonlyArray<StoredMeetingPoint> }
   | { readonly ok: false; readonly errors: ReadonlyArray<string> }
-
-const hex = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
 
 /**
  * Reads a whole meeting point feed (NDJSON, docs/FEED.md) before anything is written: every bad
@@ -19,8 +18,7 @@ export const readMeetingPoints = async (source: FeedSource): Promise<MeetingPoin
   for await (const line of readLines(source)) {
     const n = line.n
     if (line.invalidUtf8 !== undefined) {
-      const { byte, lineOffset, sourceOffset } = line.invalidUtf8
-      errors.push(`line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`)
+      errors.push(invalidUtf8Error(n, line.invalidUtf8))
       continue
     }
     if (line.text.trim() === "") continue

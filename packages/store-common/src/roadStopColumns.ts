@@ -2,7 +2,7 @@ import {
   decodePath,
   type FeedTrip,
   MeetingPointGrid,
-  PASS_KM,
+  PASS_DEG,
   type RoadStop,
   RoadStopCache,
   roadStopsOf,
@@ -10,8 +10,6 @@ import {
 } from "@tripsearch/core"
 import { cachedOffsetAt } from "./zoneOffsets.js"
 
-/** Degrees of latitude in PASS_KM, widened: a meeting point's search box around it. */
-const PASS_DEG_LAT = (PASS_KM / 111.0) * 1.02
 
 /** The stored columns of a trip's road: its stops along the road (JSON) and its road's bounding box. */
 export interface RoadColumns {
@@ -72,9 +70,9 @@ export const readRoadStops = (column: string | null | undefined): ReadonlyArray<
  * poles are taken whole: the box spans every longitude there).
  */
 export const passBox = (lat: number, lon: number): readonly [minLat: number, maxLat: number, minLon: number, maxLon: number] => {
-  const cos = Math.cos(((Math.abs(lat) + PASS_DEG_LAT) * Math.PI) / 180)
-  const dLon = cos > 0.05 ? PASS_DEG_LAT / cos : 360
+  const cos = Math.cos(((Math.abs(lat) + PASS_DEG) * Math.PI) / 180)
+  const dLon = cos > 0.05 ? PASS_DEG / cos : 360
   const minLon = lon - dLon
   const maxLon = lon + dLon
-  return [lat - PASS_DEG_LAT, lat + PASS_DEG_LAT, minLon < -180 || maxLon > 180 ? -180 : minLon, minLon < -180 || maxLon > 180 ? 180 : maxLon]
+  return [lat - PASS_DEG, lat + PASS_DEG, minLon < -180 || maxLon > 180 ? -180 : minLon, minLon < -180 || maxLon > 180 ? 180 : maxLon]
 }

@@ -1,13 +1,7 @@
-import { Either, ParseResult, Schema } from "effect"
-import { formatPath, type FeedIssue, parseFeedObject } from "./decodeFeedTrip.js"
+import { Either, Schema } from "effect"
+import { type FeedIssue, parseFeedObject, toFeedIssues } from "./decodeFeedTrip.js"
+import { rule, shown } from "./FeedTrip.js"
 
-const shown = (value: unknown): string => {
-  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`
-  if (typeof value === "object" && value !== null) return "an object"
-  const text = value === undefined ? "nothing" : typeof value === "string" ? JSON.stringify(value) : String(value)
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text
-}
-const rule = (text: string) => ({ message: (issue: ParseResult.ParseIssue) => ({ message: `${text}, got ${shown(issue.actual)}`, override: true }) })
 const TextOf = (min: number, max: number) =>
   Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max)).annotations(rule(`must be a string of ${min} to ${max} characters`))
 
@@ -37,13 +31,4 @@ const decode = Schema.decodeUnknownEither(FeedMeetingPoint, { errors: "all", onE
 
 /** Parses and validates one NDJSON line of the meeting point feed. */
 export const decodeMeetingPointLine = (line: string): Either.Either<StoredMeetingPoint, ReadonlyArray<FeedIssue>> =>
-  Either.flatMap(parseFeedObject(line, "one meeting point"), (json) => Either.mapLeft(decode(json), (error) => {
-    const byField = new Map<string, string>()
-    for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-      const field = formatPath(issue.path)
-      if (/^Expected undefined, actual /.test(issue.message)) continue
-      const reason = issue._tag === "Missing" ? "is required" : issue._tag === "Unexpected" ? "is not a field of the meeting point feed" : issue.message
-      if (!byField.has(field)) byField.set(field, reason)
-    }
-    return [...byField].map(([field, reason]) => ({ field, reason }))
-  }))
+  Either.flatMap(parseFeedObject(line, "one meeting point"), (json) => Either.mapLeft(decode(json), (error) => toFeedIssues(error, "meeting point feed")))

@@ -8,7 +8,7 @@ import { pathProblem } from "../road/roadPath.js"
  */
 
 /** A value as an import message shows it: short, and never a whole object. */
-const shown = (value: unknown): string => {
+export const shown = (value: unknown): string => {
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`
   if (typeof value === "object" && value !== null) return "an object"
   const text = value === undefined ? "nothing" : typeof value === "string" ? JSON.stringify(value) : String(value)
@@ -19,7 +19,7 @@ const shown = (value: unknown): string => {
  * The rule of a leaf field, as the one sentence of its import message. `override` replaces every
  * message of Effect's underneath (`Expected string, actual 5`), so that a field says its rule once.
  */
-const rule = (text: string) => ({ message: (issue: ParseResult.ParseIssue) => ({ message: `${text}, got ${shown(issue.actual)}`, override: true }) })
+export const rule = (text: string) => ({ message: (issue: ParseResult.ParseIssue) => ({ message: `${text}, got ${shown(issue.actual)}`, override: true }) })
 /**
  * The rule of an object or array, used only when the value itself is of the wrong kind: the
  * issues of its members keep their own messages.

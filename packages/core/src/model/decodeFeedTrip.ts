@@ -20,21 +20,22 @@ const OPTIONAL_MEMBER = /^Expected undefined, actual /
 const isWithin = (path: string, field: string): boolean =>
   path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`)
 
-const reasonOf = (issue: ParseResult.ArrayFormatterIssue): string =>
-  issue._tag === "Missing" ? "is required" : issue._tag === "Unexpected" ? "is not a field of the trip feed" : issue.message
+const reasonOf = (issue: ParseResult.ArrayFormatterIssue, feed: string): string =>
+  issue._tag === "Missing" ? "is required" : issue._tag === "Unexpected" ? `is not a field of the ${feed}` : issue.message
 
 /**
- * Effect's issues as one sentence per field: every field of `FeedTrip` states its rule
- * (`must be ..., got ...`); this drops the optional members' echo and keeps one reason per field.
+ * Effect's issues as one sentence per field: every field of `FeedTrip` (and `FeedMeetingPoint`)
+ * states its rule (`must be ..., got ...`); this drops the optional members' echo and keeps one
+ * reason per field.
  */
-const toFeedIssues = (error: ParseResult.ParseError): ReadonlyArray<FeedIssue> => {
+export const toFeedIssues = (error: ParseResult.ParseError, feed = "trip feed"): ReadonlyArray<FeedIssue> => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
   const byField = new Map<string, string>()
   for (const issue of issues) {
     const field = formatPath(issue.path)
     const covered = issues.some((other) => other !== issue && isWithin(formatPath(other.path), field))
     if (OPTIONAL_MEMBER.test(issue.message) && covered) continue
-    if (!byField.has(field)) byField.set(field, reasonOf(issue))
+    if (!byField.has(field)) byField.set(field, reasonOf(issue, feed))
   }
   return [...byField].map(([field, reason]) => ({ field, reason }))
 }
@@ -59,6 +60,6 @@ export const parseFeedObject = (line: string, what: string): Either.Either<objec
 
 /** Parses and validates one NDJSON line of the trip feed. */
 export const decodeFeedLine = (line: string): Either.Either<FeedTrip, ReadonlyArray<FeedIssue>> =>
-  Either.flatMap(parseFeedObject(line, "one trip"), (json) => Either.mapLeft(decode(json), toFeedIssues))
+  Either.flatMap(parseFeedObject(line, "one trip"), (json) => Either.mapLeft(decode(json), (error) => toFeedIssues(error)))
 
 export const encodeFeedTrip = Schema.encodeSync(FeedTrip)

@@ -6,7 +6,7 @@ export const PASS_KM = 1
 const CELL = 0.02
 // Degrees of latitude in PASS_KM along a meridian, widened a little so that float rounding in the
 // cell arithmetic never drops a meeting point the exact distance test would keep.
-const PASS_DEG = ((PASS_KM / EARTH_RADIUS_KM) * 180) / Math.PI * 1.01
+export const PASS_DEG = ((PASS_KM / EARTH_RADIUS_KM) * 180) / Math.PI * 1.01
 
 const keyOf = (latCell: number, lonCell: number): number => (latCell + 10_000) * 100_000 + (lonCell + 20_000)
 
