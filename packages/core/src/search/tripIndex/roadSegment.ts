@@ -8,14 +8,13 @@ import type { TripColumns } from "./TripColumns.js"
  * the fewest ends along the road, then the least `dF[a] + dT[b]`, then the earliest in road order;
  * with an end along the road, `b`'s position must be after `a`'s. One place only: the stop with
  * the smallest (along the road, distance, road order) key, to the last waypoint or from the first.
- * `dF` and `dT` are scratch of at least `last + 1` entries.
+ * `dF` and `dT` are scratch of at least `last + 1` entries. A stop's position is `wLeg + wFrac`,
+ * and it lies along the road when `wMp` is not 0; both read in place, as this runs per candidate.
  */
 export const roadSegment = (t: TripColumns, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number => {
   const { wMp, wLeg, wFrac } = t
   if (from !== undefined) for (let s = 0; s <= last; s++) dF[s] = distanceWithin(t, from, w0 + s)
   if (to !== undefined) for (let s = 0; s <= last; s++) dT[s] = distanceWithin(t, to, w0 + s)
-  const pos = (s: number) => wLeg[w0 + s]! + wFrac[w0 + s]!
-  const along = (s: number) => (wMp[w0 + s] !== 0 ? 1 : 0)
   let ba = -1
   let bb = -1
   if (from !== undefined && to !== undefined) {
@@ -24,15 +23,15 @@ export const roadSegment = (t: TripColumns, w0: number, last: number, from: Flat
     for (let a = 0; a < last; a++) {
       const da = dF[a]!
       if (da === Infinity) continue
-      const ra = along(a)
+      const ra = wMp[w0 + a] !== 0 ? 1 : 0
       if (ra > bestAlong) continue
-      const pa = pos(a)
+      const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
       for (let b = a + 1; b <= last; b++) {
         const db = dT[b]!
         if (db === Infinity) continue
-        const n = ra + along(b)
+        const n = ra + (wMp[w0 + b] !== 0 ? 1 : 0)
         if (n > bestAlong) continue
-        if (n > 0 && !(pos(b) > pa)) continue
+        if (n > 0 && !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
         const sum = da + db
         if (n < bestAlong || sum < best) {
           bestAlong = n
@@ -43,14 +42,14 @@ export const roadSegment = (t: TripColumns, w0: number, last: number, from: Flat
       }
     }
   } else if (from !== undefined) {
-    const end = pos(last)
+    const end = wLeg[w0 + last]! + wFrac[w0 + last]!
     let bestAlong = 2
     let best = Infinity
     for (let a = 0; a < last; a++) {
       const d = dF[a]!
       if (d === Infinity) continue
-      const r = along(a)
-      if (r > bestAlong || (r === 1 && !(end > pos(a)))) continue
+      const r = wMp[w0 + a] !== 0 ? 1 : 0
+      if (r > bestAlong || (r === 1 && !(end > (wLeg[w0 + a]! + wFrac[w0 + a]!)))) continue
       if (r < bestAlong || d < best) {
         bestAlong = r
         best = d
@@ -59,15 +58,15 @@ export const roadSegment = (t: TripColumns, w0: number, last: number, from: Flat
     }
     bb = last
   } else if (to !== undefined) {
-    const start = pos(0)
+    const start = wLeg[w0]! + wFrac[w0]!
     let bestAlong = 2
     let best = Infinity
     ba = 0
     for (let b = 1; b <= last; b++) {
       const d = dT[b]!
       if (d === Infinity) continue
-      const r = along(b)
-      if (r > bestAlong || (r === 1 && !(pos(b) > start))) continue
+      const r = wMp[w0 + b] !== 0 ? 1 : 0
+      if (r > bestAlong || (r === 1 && !((wLeg[w0 + b]! + wFrac[w0 + b]!) > start))) continue
       if (r < bestAlong || d < best) {
         bestAlong = r
         best = d
