@@ -56,7 +56,7 @@ const roadBetween = (a: readonly [number, number], b: readonly [number, number],
   return polyline.encode(points, 5)
 }
 
-const world = (maxTrips: number): fc.Arbitrary<World> =>
+const world = (maxTrips: number, spots: { readonly minLength: number; readonly maxLength: number } = { minLength: 0, maxLength: 40 }): fc.Arbitrary<World> =>
   fc
     .record({
       records: fc.integer({ min: 1, max: maxTrips }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => indexRecord(`t${k}`, undefined, 4)))),
@@ -74,7 +74,7 @@ const world = (maxTrips: number): fc.Arbitrary<World> =>
           bearing: fc.integer({ min: 0, max: 359 }),
           own: fc.constantFrom(false, false, false, true)
         }),
-        { minLength: 0, maxLength: 40 }
+        spots
       )
     })
     .map((g) => {
@@ -134,12 +134,43 @@ const withStops = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>): 
 const reference = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>, req: MatchRequest) =>
   referenceSearch(w.records, req, { trips: w.trips, meetingPoints, zoneOffsetAt })
 
-/** A request whose places sit on the trips' own stops now and then, so that pairs along the road form. */
-const onStops = (w: World, req: MatchRequest, pickF: number, pickT: number, radius: number): MatchRequest => {
+/**
+ * A request whose places sit on the trips' own stops now and then: on two meeting points picked
+ * anywhere, or on two stops of one trip in road order (a pair along the road), or on one of them;
+ * and, half the time, without the filters that would reject most trips.
+ */
+const onStops = (
+  w: World,
+  recs: ReadonlyArray<IndexRecord>,
+  req0: MatchRequest,
+  pickF: number,
+  pickT: number,
+  radius: number,
+  loose: boolean,
+  /** Pairs along the road among the trip's last 30 stops. */
+  nearEnd = false
+): MatchRequest => {
+  const req: MatchRequest = loose
+    ? (({ localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _f, priceMaxMinor: _g, ...rest }) => ({
+        ...rest,
+        photoOnly: false,
+        autoOnly: false,
+        includeShort: true
+      }))(req0)
+    : req0
   const mps = w.meetingPoints
   if (mps.length === 0) return req
-  const f = mps[pickF % mps.length]!
-  const t = mps[pickT % mps.length]!
+  const byId = new Map(mps.map((mp) => [mp.id, mp]))
+  const roads = recs.filter((r) => (r.road?.length ?? 0) > 0)
+  let f: { lat: number; lon: number } = mps[pickF % mps.length]!
+  let t: { lat: number; lon: number } = mps[pickT % mps.length]!
+  if (pickF % 4 !== 3 && roads.length > 0) {
+    const stops = roads[pickT % roads.length]!.road!
+    const a = nearEnd ? Math.max(0, stops.length - 2 - (pickF % 30)) : pickF % stops.length
+    const b = Math.min(stops.length - 1, a + 1 + (pickT % stops.length))
+    f = byId.get(stops[a]!.mp)!
+    t = byId.get(stops[b]!.mp)!
+  }
   return {
     ...req,
     ...(pickF % 3 !== 2 ? { from: { lat: f.lat, lon: f.lon, radiusKm: radius } } : {}),
@@ -150,12 +181,23 @@ const onStops = (w: World, req: MatchRequest, pickF: number, pickT: number, radi
 describe("stops along the road: the index against the reference", () => {
   it("gives the reference's answers on generated roads and meeting points", () => {
     fc.assert(
-      fc.property(world(12), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20), (w, req0, pf, pt, radius) => {
-        const req = onStops(w, req0, pf, pt, radius)
-        const index = TripIndex.from(withStops(w, w.meetingPoints))
-        expect(index.search(req)).toEqual(reference(w, w.meetingPoints, req))
+      fc.property(world(12), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
+        const records = withStops(w, w.meetingPoints)
+        const req = onStops(w, records, req0, pf, pt, radius, loose)
+        expect(TripIndex.from(records).search(req)).toEqual(reference(w, w.meetingPoints, req))
       }),
       { numRuns: 300 }
+    )
+  }, 120_000)
+
+  it("gives the reference's answers on trips with hundreds of stops (past a near word's 15 places and a grid entry's 255)", () => {
+    fc.assert(
+      fc.property(world(2, { minLength: 500, maxLength: 900 }), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(2, 20, 300), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
+        const records = withStops(w, w.meetingPoints)
+        const req = onStops(w, records, req0, pf, pt, radius, loose, true)
+        expect(TripIndex.from(records).search(req)).toEqual(reference(w, w.meetingPoints, req))
+      }),
+      { numRuns: 60 }
     )
   }, 120_000)
 
@@ -167,8 +209,9 @@ describe("stops along the road: the index against the reference", () => {
         fc.nat(),
         fc.nat(),
         fc.array(fc.tuple(fc.nat(), fc.constantFrom("remove", "move", "readd")), { minLength: 1, maxLength: 6 }),
-        (w, req0, pf, pt, ops) => {
-          const req = onStops(w, req0, pf, pt, 5)
+        fc.boolean(),
+        (w, req0, pf, pt, ops, loose) => {
+          const req = onStops(w, withStops(w, w.meetingPoints), req0, pf, pt, 5, loose)
           const index = TripIndex.from(withStops(w, w.meetingPoints), { compactAfter: 1 })
           let mps = w.meetingPoints.slice()
           for (const [pick, op] of ops) {

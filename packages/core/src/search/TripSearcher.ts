@@ -92,7 +92,9 @@ export class TripSearcher {
           this.roadF = new Float64Array(2 * (last + 1))
           this.roadT = new Float64Array(2 * (last + 1))
         }
-        const segment = roadSegment(t, w0, last, fromBox, toBox, this.roadF, this.roadT)
+        const spanF = fromBox !== undefined ? near.spanOf(slot, 1) : 0
+        const spanT = toBox !== undefined ? near.spanOf(slot, 2) : 0
+        const segment = roadSegment(t, w0, last, fromBox, toBox, spanF, spanT, this.roadF, this.roadT)
         if (segment < 0) continue
         bi = Math.floor(segment / 65536)
         bj = segment % 65536

@@ -2,23 +2,31 @@ import { bestSegment, distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
 import { allSure, bitOf, firstPlace, NEAR, onlyOneSure, OVERFLOW, POSITIONS } from "./nearWord.js"
 import { HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
+import { SlotSort } from "./SlotSort.js"
 import type { TripColumns } from "./TripColumns.js"
 
-/** Slots a search may have: a listed hit (`NearHits.only`) packs its slot above 5 bits of an int32 (and its rank's, when the slots leave room). */
-const MAX_SLOTS = 1 << 26
-
 // A one-place search also lists each hit's coarse rank: its squared chord over the scan's bound,
-// in up to 64 levels, with as many bits as the slots leave in the packed hit (at most 6). Where a trip's nearest
+// in 64 levels. Where a trip's nearest
 // waypoint ranks two levels below every other it has near the place, it is the nearest: two
 // levels are a gap in squared chord of at least 1/64 of the bound's, which the float32 unit
 // vectors' error (under 4.4e-7 chord radii) cannot bridge for any radius over 0.2 km (they are
 // 1 km at least), nor the haversine's rounding reverse. Its `ranked` word (kept where the other
 // place's word would be) is that waypoint's place in the trip, its rank and the next best rank.
-const MAX_RANK_BITS = 6
+const RANK_BITS = 6
+const RANKS = 1 << RANK_BITS
 const RANKED = 1 << 18
 const NO_RANK = 127
 const rankedWord = (k: number, best: number, second: number): number => RANKED | k | (best << 4) | (second << 11)
+/** A hit's `near` in the search's levels. */
+const rankOf = (near: number): number => Math.min(RANKS - 1, Math.floor(near * RANKS))
 // A pair lists its hits' ranks too, in `PairRanks`, which may decide a candidate's segment.
+
+// Beside each word, the span of the stops found near the place: the lowest and the highest place
+// in the trip (a grid entry's `pos`, 255 for any later one), so that a trip with stops along the
+// road measures the stops of that span only (`TripSearcher`), however many it has.
+const SPAN = 1 << 16
+const widen = (span: number, k: number): number =>
+  span === 0 ? SPAN | (k << 8) | k : SPAN | (Math.max((span >>> 8) & 255, k) << 8) | Math.min(span & 255, k)
 
 
 /**
@@ -29,58 +37,75 @@ const rankedWord = (k: number, best: number, second: number): number => RANKED |
  * has one waypoint near it, well inside the radius, the segment is the only one and needs no
  * haversine; anywhere else, the exact distances the rule has.
  *
- * The scan's hits are not written where they land: at 1M trips the per-slot words (8 MB) are far
+ * The scan's hits are not written where they land: at 1M trips the per-slot words (16 MB) are far
  * larger than the caches, and a write per hit at a random slot cost more than the scan itself. For
- * one place, each hit is listed as one number (slot, place in the trip, sure) and the list sorted:
- * its runs are the candidates, in slot order, and each run's word is written once, in that order.
+ * one place, each hit is listed (its slot, and its place in the trip, rank and sure as one number)
+ * and the list sorted by slot (`SlotSort`): its runs are the candidates, in slot order, and each
+ * run's words are written once, in that order.
  * For a pair, the place scanned first sets its trips' bits in a bitset (`marked`, 125 KB at 1M
  * trips: it stays in the cache) and lists its hits; the second place's hits on marked trips make
  * the candidates (`cand`), and the first place's listed hits are added to the candidates' words at
  * the end. Both bitsets are cleared through the lists that set them, so nothing is cleared whole.
  */
 export class NearHits {
-  /** Per slot, side by side: its word for `from` (at `2 * slot`) and for `to` (`+ 1`). */
+  /**
+   * Per slot, side by side: its word for `from` (at `4 * slot`) and for `to` (`+ 1`), then its span
+   * for `from` (`+ 2`) and for `to` (`+ 3`), in one cache line.
+   */
   private near = new Int32Array(0)
-  /** The candidates found so far (a pair), or the listed hits (one place: see `only`). */
+  /** The candidates found so far (a pair), or the slots of the listed hits (one place: see `only`). */
   private found = new Int32Array(1024)
+  /** A listed hit's rank, place in the trip and sure (one place). */
+  private hitVal = new Int32Array(1024)
   private count = 0
+  private readonly sorter = new SlotSort()
+  /** Bits of a slot in this search (`SlotSort`). */
+  private slotBits = 1
   /** The side (1 `from`, 2 `to`) of a one-place search's listed hits, 0 for a pair. */
   private onlySide = 0
   /** Bit `slot` set: near the place of a pair scanned first (`marked`), or a candidate of the pair (`cand`). */
   private marked = new Int32Array(0)
   private cand = new Int32Array(0)
-  /** The hits of the place of a pair scanned first: slot, its `bitOf` and its rank. */
+  /** The hits of the place of a pair scanned first: slot, its place in the trip and sure (`k << 1 | sure`), and its rank. */
   private readonly marks = new HitList()
   private readonly pairRanks = new PairRanks()
-  /** Bits of a listed hit's rank (0: no rank listed) and its levels (`2 ** rankBits`). */
-  private rankBits = 0
-  private ranks = 1
 
-  /** Starts a search over an index of `slots` slots (fewer than 2^26: a listed hit packs its slot in 26 bits). */
+  /** Starts a search over an index of `slots` slots. */
   begin(slots: number): void {
     // A search that stopped between its scans and its candidates (a throw) left its bits set.
     if (this.marks.count > 0) this.clearBits()
-    if (this.near.length < 2 * slots) {
-      if (slots > MAX_SLOTS) throw new Error(`NearHits: ${slots} slots, more than ${MAX_SLOTS}`)
-      this.near = new Int32Array(2 * slots)
+    if (this.near.length < 4 * slots) {
+      this.near = new Int32Array(4 * slots)
       this.marked = new Int32Array((slots + 31) >>> 5)
       this.cand = new Int32Array((slots + 31) >>> 5)
     }
     this.count = 0
     this.onlySide = 0
     this.marks.count = 0
-    this.rankBits = Math.max(0, Math.min(MAX_RANK_BITS, 26 - (32 - Math.clz32(Math.max(1, slots - 1)))))
-    this.ranks = 1 << this.rankBits
-    this.pairRanks.begin(slots, this.rankBits > 0 ? this.ranks : 0)
+    this.slotBits = 32 - Math.clz32(Math.max(1, slots - 1))
+    this.pairRanks.begin(slots, RANKS)
   }
 
-  private add(value: number): void {
-    if (this.count === this.found.length) {
-      const more = new Int32Array(2 * this.count)
-      more.set(this.found)
-      this.found = more
-    }
-    this.found[this.count++] = value
+  /** A candidate of a pair. */
+  private add(slot: number): void {
+    if (this.count === this.found.length) this.more()
+    this.found[this.count++] = slot
+  }
+
+  /** A listed hit of a one-place search. */
+  private list(slot: number, value: number): void {
+    if (this.count === this.found.length) this.more()
+    this.found[this.count] = slot
+    this.hitVal[this.count++] = value
+  }
+
+  private more(): void {
+    const found = new Int32Array(2 * this.count)
+    found.set(this.found)
+    this.found = found
+    const hitVal = new Int32Array(2 * this.count)
+    hitVal.set(this.hitVal)
+    this.hitVal = hitVal
   }
 
   /**
@@ -91,51 +116,56 @@ export class NearHits {
   candidates(): Int32Array {
     if (this.onlySide !== 0) return this.joinOnly(this.onlySide)
     if (this.marks.count > 0) this.joinMarks()
-    return this.found.subarray(0, this.count).sort()
+    this.sorter.sort(this.found, this.count, this.slotBits)
+    return this.found.subarray(0, this.count)
   }
 
   /**
-   * One place's end: its listed hits sorted, each slot's run made one candidate, its word and,
-   * with ranks listed, its `rankedWord` (at `2 * slot + 2 - side`).
+   * One place's end: its listed hits sorted by slot, each slot's run made one candidate, its word,
+   * its span and its `rankedWord` (at `4 * slot + 2 - side`).
    */
   private joinOnly(side: number): Int32Array {
-    const hits = this.found.subarray(0, this.count).sort()
-    const near = this.near
-    const shift = 5 + this.rankBits
-    const rankMask = this.ranks - 1
-    const ranked = this.rankBits > 0
+    const n = this.count
+    const { found: hits, hitVal, near } = this
+    this.sorter.sort(hits, n, this.slotBits, hitVal)
     let c = 0
     let slot = -1
     let word = 0
+    let span = 0
     let bestK = 0
     let best = NO_RANK
     let second = NO_RANK
-    for (let h = 0; h < hits.length; h++) {
-      const hit = hits[h]!
-      if (hit >>> shift !== slot) {
+    for (let h = 0; h < n; h++) {
+      const s = hits[h]!
+      if (s !== slot) {
         // A candidate is written at or before the first hit of its run: no hit is overwritten unread.
         if (slot >= 0) {
-          near[2 * slot + side - 1] = word
-          if (ranked) near[2 * slot + 2 - side] = rankedWord(bestK, best, second)
+          near[4 * slot + side - 1] = word
+          near[4 * slot + side + 1] = span
+          near[4 * slot + 2 - side] = rankedWord(bestK, best, second)
           hits[c++] = slot
         }
-        slot = hit >>> shift
+        slot = s
         word = 0
+        span = 0
         best = NO_RANK
         second = NO_RANK
       }
-      const k = (hit >>> 1) & POSITIONS
-      word |= bitOf(k, hit & 1)
-      const rank = (hit >>> 5) & rankMask
+      const v = hitVal[h]!
+      const k = (v >>> 1) & 255
+      word |= bitOf(k, v & 1)
+      span = widen(span, k)
+      const rank = v >>> 9
       if (rank < best) {
         second = best
         best = rank
-        bestK = k
+        bestK = k < POSITIONS ? k : POSITIONS
       } else if (rank < second) second = rank
     }
     if (slot >= 0) {
-      near[2 * slot + side - 1] = word
-      if (ranked) near[2 * slot + 2 - side] = rankedWord(bestK, best, second)
+      near[4 * slot + side - 1] = word
+      near[4 * slot + side + 1] = span
+      near[4 * slot + 2 - side] = rankedWord(bestK, best, second)
       hits[c++] = slot
     }
     return hits.subarray(0, c)
@@ -147,16 +177,16 @@ export class NearHits {
    */
   private joinMarks(): void {
     const { near, cand, marks } = this
-    const { slot: markSlot, value: markBit, rank: markRank, side } = marks
+    const { slot: markSlot, value: markValue, rank: markRank, side } = marks
     const at = side - 1
-    const ranked = this.rankBits > 0
-    if (ranked) this.pairRanks.prepare(this.found, this.count)
+    this.pairRanks.prepare(this.found, this.count)
     for (let m = 0; m < marks.count; m++) {
       const slot = markSlot[m]!
       if ((cand[slot >>> 5]! & (1 << (slot & 31))) === 0) continue
-      const bit = markBit[m]!
-      near[2 * slot + at]! |= bit
-      if (ranked && (bit & OVERFLOW) === 0) this.pairRanks.markAt(slot, side, firstPlace(bit), markRank[m]!)
+      const k = markValue[m]! >>> 1
+      near[4 * slot + at]! |= bitOf(k, markValue[m]! & 1)
+      near[4 * slot + at + 2] = widen(near[4 * slot + at + 2]!, k)
+      if (k < POSITIONS) this.pairRanks.markAt(slot, side, k, markRank[m]!)
     }
     this.clearBits()
   }
@@ -169,25 +199,18 @@ export class NearHits {
   }
 
   /**
-   * One place only: every trip found near it is a candidate. The hit is listed as one number,
-   * slot, rank (`near` in `ranks` levels), place in the trip (`POSITIONS` for any later one:
-   * `bitOf` gives OVERFLOW) and `sure`.
+   * One place only: every trip found near it is a candidate. The hit is listed: its slot, and as
+   * one number its rank (`near` in `RANKS` levels), its place in the trip and `sure`.
    */
   private only = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.onlySide = side
-    const rank = this.rankOf(near)
-    this.add((slot << (5 + this.rankBits)) | (rank << 5) | ((k < POSITIONS ? k : POSITIONS) << 1) | sure)
+    this.list(slot, (rankOf(near) << 9) | (k << 1) | sure)
   }
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
   private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.marked[slot >>> 5]! |= 1 << (slot & 31)
-    this.marks.push(slot, bitOf(k, sure), this.rankOf(near), side)
-  }
-
-  /** The rank of a hit's `near` in this search's levels. */
-  private rankOf(near: number): number {
-    return Math.min(this.ranks - 1, Math.floor(near * this.ranks))
+    this.marks.push(slot, (k << 1) | sure, rankOf(near), side)
   }
 
   /** The trips near the place of a pair scanned first, as a bitset: what the other place's scan keeps (`GeoGrid.scanNear`'s `within`). */
@@ -199,18 +222,22 @@ export class NearHits {
    * A pair, the other place: a marked trip found near it too is a candidate. The scan reports
    * marked trips only (`markedTrips`); the test here keeps the rule whole whoever scans.
    */
-  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
+  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, chord: number): void => {
     const word = slot >>> 5
     const bit = 1 << (slot & 31)
     if ((this.marked[word]! & bit) === 0) return
+    const { near } = this
     if ((this.cand[word]! & bit) === 0) {
       this.cand[word]! |= bit
-      this.near[2 * slot] = 0
-      this.near[2 * slot + 1] = 0
+      near[4 * slot] = 0
+      near[4 * slot + 1] = 0
+      near[4 * slot + 2] = 0
+      near[4 * slot + 3] = 0
       this.add(slot)
     }
-    this.near[2 * slot + side - 1] |= bitOf(k, sure)
-    if (k < POSITIONS && this.rankBits > 0) this.pairRanks.listThen(slot, k, this.rankOf(near), side)
+    near[4 * slot + side - 1] |= bitOf(k, sure)
+    near[4 * slot + side + 1] = widen(near[4 * slot + side + 1]!, k)
+    if (k < POSITIONS) this.pairRanks.listThen(slot, k, rankOf(chord), side)
   }
 
   /**
@@ -218,7 +245,16 @@ export class NearHits {
    * has answered: bit k for waypoint k, bit 16 + k when surely within the radius, OVERFLOW.
    */
   wordOf(slot: number, side: 1 | 2): number {
-    return this.near[2 * slot + side - 1]!
+    return this.near[4 * slot + side - 1]!
+  }
+
+  /**
+   * The places in the trip of candidate `slot`'s first and last stops found near `side`'s place,
+   * as `first | last << 8` (255 for any place past 254: the trip's end then), once `candidates()`
+   * has answered; 0 when none was.
+   */
+  spanOf(slot: number, side: 1 | 2): number {
+    return this.near[4 * slot + side + 1]! & 0xffff
   }
 
   // What `GeoGrid.scanNear` calls, by search shape and side.
@@ -243,12 +279,12 @@ export class NearHits {
     if (to === undefined) {
       if (onlyOneSure(f)) return firstPlace(f) * 256 + last
       if ((f & OVERFLOW) === 0) {
-        const i = nearest(t, from!, f, this.rankBits > 0 ? this.near[2 * slot + 1]! : 0, w0)
+        const i = nearest(t, from!, f, this.near[4 * slot + 1]!, w0)
         return i < 0 ? -1 : i * 256 + last
       }
     } else if (from === undefined) {
       if (onlyOneSure(g)) return firstPlace(g)
-      if ((g & OVERFLOW) === 0) return nearest(t, to, g, this.rankBits > 0 ? this.near[2 * slot]! : 0, w0)
+      if ((g & OVERFLOW) === 0) return nearest(t, to, g, this.near[4 * slot]!, w0)
     } else if (onlyOneSure(f) && onlyOneSure(g)) {
       const i = firstPlace(f)
       const j = firstPlace(g)

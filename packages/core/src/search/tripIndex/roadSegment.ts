@@ -8,30 +8,69 @@ import type { TripColumns } from "./TripColumns.js"
  * the fewest ends along the road, then the least `dF[a] + dT[b]`, then the earliest in road order;
  * with an end along the road, `b`'s position must be after `a`'s. One place only: the stop with
  * the smallest (along the road, distance, road order) key, to the last waypoint or from the first.
- * `dF` and `dT` are scratch of at least `last + 1` entries. A stop's position is `wLeg + wFrac`,
- * and it lies along the road when `wMp` is not 0; both read in place, as this runs per candidate.
+ *
+ * Only the stops the grid found near each place can be within its radius: `spanF` and `spanT`
+ * (`NearHits.spanOf`, `first | last << 8`) bound them, and the stops outside are never measured.
+ * Waypoints are measured first: a qualifying pair of waypoints (or, for one place, a waypoint) has
+ * no end along the road, so it wins over every pair with one, whose stops then need no distance.
+ * `dF` and `dT` are scratch of at least `last + 1` entries, read only where written. A stop's
+ * position is `wLeg + wFrac`, and it lies along the road when `wMp` is not 0; both read in place,
+ * as this runs per candidate.
  */
-export const roadSegment = (t: TripColumns, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number => {
+export const roadSegment = (
+  t: TripColumns,
+  w0: number,
+  last: number,
+  from: FlatBox | undefined,
+  to: FlatBox | undefined,
+  spanF: number,
+  spanT: number,
+  dF: Float64Array,
+  dT: Float64Array
+): number => {
   const { wMp, wLeg, wFrac } = t
-  if (from !== undefined) for (let s = 0; s <= last; s++) dF[s] = distanceWithin(t, from, w0 + s)
-  if (to !== undefined) for (let s = 0; s <= last; s++) dT[s] = distanceWithin(t, to, w0 + s)
+  // `from` never takes the last stop, `to` never the first; 255 stands for any place past 254.
+  const loF = spanF & 255
+  const hiF = Math.min((spanF >>> 8) === 255 ? last : spanF >>> 8, last - 1)
+  const loT = Math.max(spanT & 255, 1)
+  const hiT = (spanT >>> 8) === 255 ? last : Math.min(spanT >>> 8, last)
+  if (from !== undefined) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] === 0) dF[s] = distanceWithin(t, from, w0 + s)
+  if (to !== undefined) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] === 0) dT[s] = distanceWithin(t, to, w0 + s)
   let ba = -1
   let bb = -1
   if (from !== undefined && to !== undefined) {
-    let bestAlong = 3
     let best = Infinity
-    for (let a = 0; a < last; a++) {
+    for (let a = loF; a <= hiF; a++) {
+      if (wMp[w0 + a] !== 0) continue
+      const da = dF[a]!
+      if (da === Infinity) continue
+      for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
+        if (wMp[w0 + b] !== 0) continue
+        const sum = da + dT[b]!
+        if (sum < best) {
+          best = sum
+          ba = a
+          bb = b
+        }
+      }
+    }
+    if (ba >= 0) return ba * 65536 + bb
+    for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(t, from, w0 + s)
+    for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(t, to, w0 + s)
+    // No pair of waypoints: one end along the road (1) before two (2).
+    let bestAlong = 3
+    for (let a = loF; a <= hiF; a++) {
       const da = dF[a]!
       if (da === Infinity) continue
       const ra = wMp[w0 + a] !== 0 ? 1 : 0
       if (ra > bestAlong) continue
       const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
-      for (let b = a + 1; b <= last; b++) {
+      for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
         const db = dT[b]!
         if (db === Infinity) continue
         const n = ra + (wMp[w0 + b] !== 0 ? 1 : 0)
-        if (n > bestAlong) continue
-        if (n > 0 && !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
+        if (n === 0 || n > bestAlong) continue
+        if (!((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
         const sum = da + db
         if (n < bestAlong || sum < best) {
           bestAlong = n
@@ -42,35 +81,43 @@ export const roadSegment = (t: TripColumns, w0: number, last: number, from: Flat
       }
     }
   } else if (from !== undefined) {
-    const end = wLeg[w0 + last]! + wFrac[w0 + last]!
-    let bestAlong = 2
     let best = Infinity
-    for (let a = 0; a < last; a++) {
-      const d = dF[a]!
-      if (d === Infinity) continue
-      const r = wMp[w0 + a] !== 0 ? 1 : 0
-      if (r > bestAlong || (r === 1 && !(end > (wLeg[w0 + a]! + wFrac[w0 + a]!)))) continue
-      if (r < bestAlong || d < best) {
-        bestAlong = r
-        best = d
+    for (let a = loF; a <= hiF; a++) {
+      if (wMp[w0 + a] === 0 && dF[a]! < best) {
+        best = dF[a]!
         ba = a
+      }
+    }
+    if (ba < 0) {
+      const end = wLeg[w0 + last]! + wFrac[w0 + last]!
+      for (let a = loF; a <= hiF; a++) {
+        if (wMp[w0 + a] === 0 || !(end > wLeg[w0 + a]! + wFrac[w0 + a]!)) continue
+        const d = distanceWithin(t, from, w0 + a)
+        if (d < best) {
+          best = d
+          ba = a
+        }
       }
     }
     bb = last
   } else if (to !== undefined) {
-    const start = wLeg[w0]! + wFrac[w0]!
-    let bestAlong = 2
     let best = Infinity
     ba = 0
-    for (let b = 1; b <= last; b++) {
-      const d = dT[b]!
-      if (d === Infinity) continue
-      const r = wMp[w0 + b] !== 0 ? 1 : 0
-      if (r > bestAlong || (r === 1 && !((wLeg[w0 + b]! + wFrac[w0 + b]!) > start))) continue
-      if (r < bestAlong || d < best) {
-        bestAlong = r
-        best = d
+    for (let b = loT; b <= hiT; b++) {
+      if (wMp[w0 + b] === 0 && dT[b]! < best) {
+        best = dT[b]!
         bb = b
+      }
+    }
+    if (bb < 0) {
+      const start = wLeg[w0]! + wFrac[w0]!
+      for (let b = loT; b <= hiT; b++) {
+        if (wMp[w0 + b] === 0 || !(wLeg[w0 + b]! + wFrac[w0 + b]! > start)) continue
+        const d = distanceWithin(t, to, w0 + b)
+        if (d < best) {
+          best = d
+          bb = b
+        }
       }
     }
   }
