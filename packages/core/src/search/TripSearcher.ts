@@ -12,6 +12,9 @@ import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tri
 import { roadParts, roadSegment } from "./tripIndex/roadSegment.js"
 import type { RoadStop } from "../road/roadStops.js"
 
+/** The span of every stop of a trip (`NearHits.spanOf`): from the first to past the 254th. */
+const EVERY_STOP = 255 << 8
+
 /**
  * One search at a time over the columns and grid of an index: the writer's own (`TripIndex`) or
  * those of its image in another thread (`TripSearcher.over`), which it only reads. It holds the
@@ -57,8 +60,8 @@ export class TripSearcher {
         this.grid.scanNear(toCells, "first", seen, near.markTo)
         this.grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
       }
-    } else if (fromCells !== undefined) this.grid.scanNear(fromCells, "last", seen, near.onlyFrom)
-    else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, near.onlyTo)
+    } else if (fromCells !== undefined) this.grid.scanNear(fromCells, "last", seen, near.onlyFrom, undefined, near.onceTrips)
+    else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, near.onlyTo, undefined, near.onceTrips)
     const candidates = near.candidates()
     const fromBox = fromCells?.box
     const toBox = toCells?.box
@@ -92,8 +95,10 @@ export class TripSearcher {
           this.roadF = new Float64Array(2 * (last + 1))
           this.roadT = new Float64Array(2 * (last + 1))
         }
-        const spanF = fromBox !== undefined ? near.spanOf(slot, 1) : 0
-        const spanT = toBox !== undefined ? near.spanOf(slot, 2) : 0
+        // One place only, the scan reported one stop along the road per trip: every stop is measured.
+        const pair = fromBox !== undefined && toBox !== undefined
+        const spanF = pair ? near.spanOf(slot, 1) : EVERY_STOP
+        const spanT = pair ? near.spanOf(slot, 2) : EVERY_STOP
         const segment = roadSegment(t, w0, last, fromBox, toBox, spanF, spanT, this.roadF, this.roadT)
         if (segment < 0) continue
         bi = Math.floor(segment / 65536)

@@ -30,6 +30,8 @@ export const cellOf = (lat: number, lon: number): number => cellKey(latCell(lat)
 const MARGIN = 2e-7
 const END_FIRST = 1
 const END_LAST = 2
+/** A stop along the road (docs/API.md, Along the road), not a waypoint. */
+const ALONG = 4
 const RAD = Math.PI / 180
 
 /**
@@ -175,7 +177,7 @@ export class GeoGrid implements GridImage {
       const lon = t.wLon[w0 + k]!
       const key = cellOf(lat, lon)
       this.added[e] = slot
-      this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
+      this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0) | (t.wMp[w0 + k] !== 0 ? ALONG : 0)
       this.addedPos[e] = Math.min(k, 255)
       writeUnit(this.addedXyz, e, lat, lon)
       this.next[e] = Atomics.load(this.head, key)
@@ -215,7 +217,7 @@ export class GeoGrid implements GridImage {
       const slot = t.wSlot[w]!
       const k = w - t.wpStart[slot]!
       slots[at] = slot
-      ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0)
+      ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0) | (t.wMp[w] !== 0 ? ALONG : 0)
       pos[at] = Math.min(k, 255)
       writeUnit(xyz, at, t.wLat[w]!, t.wLon[w]!)
     }
@@ -264,8 +266,19 @@ export class GeoGrid implements GridImage {
    * second place of a pair tests that bit, which stays in the cache, before any distance.
    * `near` is the waypoint's squared chord over the test's bound: in [0, 1], a coarse rank of its
    * distance that a one-place search compares before any exact distance (`NearHits`).
+   * With `once`, a bitset over slots (clear at the start), a stop along the road is reported only
+   * for the first of its trip's stops along the road that passes: a one-place search needs no
+   * more of them to find the trip, and a 300 km radius holds every stop of tens of thousands of
+   * trips. Its bit is set then; the caller clears it.
    */
-  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array): void {
+  scanNear(
+    cells: Cells,
+    skip: "first" | "last",
+    seen: number,
+    take: (slot: number, k: number, sure: number, near: number) => void,
+    within?: Int32Array,
+    once?: Int32Array
+  ): void {
     const { box } = cells
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
@@ -282,7 +295,13 @@ export class GeoGrid implements GridImage {
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+        if (d2 <= limit && (ends[e]! & skipEnd) === 0) {
+          if (once !== undefined && (ends[e]! & ALONG) !== 0) {
+            if ((once[s >>> 5]! & (1 << (s & 31))) !== 0) continue
+            once[s >>> 5]! |= 1 << (s & 31)
+          }
+          take(s, pos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+        }
       }
       for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
         const e = link - 1
@@ -293,7 +312,13 @@ export class GeoGrid implements GridImage {
         const dy = addedXyz[3 * e + 1]! - py
         const dz = addedXyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) {
+          if (once !== undefined && (addedEnds[e]! & ALONG) !== 0) {
+            if ((once[s >>> 5]! & (1 << (s & 31))) !== 0) continue
+            once[s >>> 5]! |= 1 << (s & 31)
+          }
+          take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+        }
       }
     }
   }

@@ -63,7 +63,12 @@ export class NearHits {
   private slotBits = 1
   /** The side (1 `from`, 2 `to`) of a one-place search's listed hits, 0 for a pair. */
   private onlySide = 0
-  /** Bit `slot` set: near the place of a pair scanned first (`marked`), or a candidate of the pair (`cand`). */
+  /** The bits of `marked` may be set by a one-place scan (`onceTrips`). */
+  private onceSet = false
+  /**
+   * Bit `slot` set: near the place of a pair scanned first, or, one place only, with a stop along
+   * the road already reported (`marked`); a candidate of the pair (`cand`).
+   */
   private marked = new Int32Array(0)
   private cand = new Int32Array(0)
   /** The hits of the place of a pair scanned first: slot, its place in the trip and sure (`k << 1 | sure`), and its rank. */
@@ -74,6 +79,7 @@ export class NearHits {
   begin(slots: number): void {
     // A search that stopped between its scans and its candidates (a throw) left its bits set.
     if (this.marks.count > 0) this.clearBits()
+    if (this.onceSet) this.clearOnce()
     if (this.near.length < 4 * slots) {
       this.near = new Int32Array(4 * slots)
       this.marked = new Int32Array((slots + 31) >>> 5)
@@ -125,6 +131,7 @@ export class NearHits {
    * its span and its `rankedWord` (at `4 * slot + 2 - side`).
    */
   private joinOnly(side: number): Int32Array {
+    if (this.onceSet) this.clearOnce()
     const n = this.count
     const { found: hits, hitVal, near } = this
     this.sorter.sort(hits, n, this.slotBits, hitVal)
@@ -211,6 +218,22 @@ export class NearHits {
   private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.marked[slot >>> 5]! |= 1 << (slot & 31)
     this.marks.push(slot, (k << 1) | sure, rankOf(near), side)
+  }
+
+  /**
+   * One place only: the trips with a stop along the road reported, as a bitset that the scan sets
+   * (`GeoGrid.scanNear`'s `once`), cleared when the candidates are joined. The span of such a
+   * trip is then no bound of the stops near the place.
+   */
+  get onceTrips(): Int32Array {
+    this.onceSet = true
+    return this.marked
+  }
+
+  /** Clears `onceTrips` through the listed hits that set it. */
+  private clearOnce(): void {
+    for (let h = 0; h < this.count; h++) this.marked[this.found[h]! >>> 5] = 0
+    this.onceSet = false
   }
 
   /** The trips near the place of a pair scanned first, as a bitset: what the other place's scan keeps (`GeoGrid.scanNear`'s `within`). */

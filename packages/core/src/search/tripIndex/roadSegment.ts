@@ -11,8 +11,9 @@ import type { TripColumns } from "./TripColumns.js"
  *
  * Only the stops the grid found near each place can be within its radius: `spanF` and `spanT`
  * (`NearHits.spanOf`, `first | last << 8`) bound them, and the stops outside are never measured.
- * Waypoints are measured first: a qualifying pair of waypoints (or, for one place, a waypoint) has
- * no end along the road, so it wins over every pair with one, whose stops then need no distance.
+ * The classes are tried in their order, each measuring only what it reads: waypoints first (a
+ * qualifying pair of them, or for one place a waypoint, wins over everything along the road), then
+ * the stops of a side whose other side has a waypoint within its radius, then the rest.
  * `dF` and `dT` are scratch of at least `last + 1` entries, read only where written. A stop's
  * position is `wLeg + wFrac`, and it lies along the road when `wMp` is not 0; both read in place,
  * as this runs per candidate.
@@ -34,6 +35,9 @@ export const roadSegment = (
   const hiF = Math.min((spanF >>> 8) === 255 ? last : spanF >>> 8, last - 1)
   const loT = Math.max(spanT & 255, 1)
   const hiT = (spanT >>> 8) === 255 ? last : Math.min(spanT >>> 8, last)
+  // Every stop near `from` at or after every stop near `to`: a trip the other way, about half of a
+  // pair's candidates.
+  if (from !== undefined && to !== undefined && loF >= hiT) return -1
   if (from !== undefined) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] === 0) dF[s] = distanceWithin(t, from, w0 + s)
   if (to !== undefined) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] === 0) dT[s] = distanceWithin(t, to, w0 + s)
   let ba = -1
@@ -55,25 +59,49 @@ export const roadSegment = (
       }
     }
     if (ba >= 0) return ba * 65536 + bb
-    for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(t, from, w0 + s)
-    for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(t, to, w0 + s)
-    // No pair of waypoints: one end along the road (1) before two (2).
-    let bestAlong = 3
+    // One end along the road: a stop near one place needs a waypoint within the other's radius,
+    // else its distance decides nothing yet.
+    let wayF = false
+    let wayT = false
+    for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] === 0 && dF[s]! !== Infinity) wayF = true
+    for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] === 0 && dT[s]! !== Infinity) wayT = true
+    if (wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(t, from, w0 + s)
+    if (wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(t, to, w0 + s)
+    if (wayF || wayT) {
+      for (let a = loF; a <= hiF; a++) {
+        const alongA = wMp[w0 + a] !== 0
+        if (alongA && !wayT) continue
+        const da = dF[a]!
+        if (da === Infinity) continue
+        const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
+        for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
+          if ((wMp[w0 + b] !== 0) === alongA) continue
+          const db = dT[b]!
+          if (db === Infinity || !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
+          const sum = da + db
+          if (sum < best) {
+            best = sum
+            ba = a
+            bb = b
+          }
+        }
+      }
+      if (ba >= 0) return ba * 65536 + bb
+    }
+    // Both ends along the road.
+    if (!wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(t, from, w0 + s)
+    if (!wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(t, to, w0 + s)
     for (let a = loF; a <= hiF; a++) {
+      if (wMp[w0 + a] === 0) continue
       const da = dF[a]!
       if (da === Infinity) continue
-      const ra = wMp[w0 + a] !== 0 ? 1 : 0
-      if (ra > bestAlong) continue
       const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
       for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
+        if (wMp[w0 + b] === 0) continue
         const db = dT[b]!
-        if (db === Infinity) continue
-        const n = ra + (wMp[w0 + b] !== 0 ? 1 : 0)
-        if (n === 0 || n > bestAlong) continue
-        if (!((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
+        if (db === Infinity || !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
         const sum = da + db
-        if (n < bestAlong || sum < best) {
-          bestAlong = n
+        if (sum < best) {
           best = sum
           ba = a
           bb = b
