@@ -103,7 +103,7 @@ export class TripSearcher {
         if (segment < 0) continue
         bi = Math.floor(segment / 65536)
         bj = segment % 65536
-        if (t.wUtc[w0 + bi]! < nowMs) continue
+        if (t.wTime[2 * (w0 + bi)]! < nowMs) continue
         net = Math.round(roadParts(t, w0 + bi, w0 + bj, t.legPrice))
       } else {
         const segment = near.segmentOf(t, slot, w0, last, fromBox, toBox, dF, dT)
@@ -111,15 +111,15 @@ export class TripSearcher {
         if (segment < 0) continue
         bi = segment >> 8
         bj = segment & 255
-        if (t.wUtc[w0 + bi]! < nowMs) continue
+        if (t.wTime[2 * (w0 + bi)]! < nowMs) continue
         for (let w = w0 + bi; w < w0 + bj; w++) net += t.legPrice[w]!
       }
 
       const wi = w0 + bi
-      const utc = t.wUtc[wi]!
+      const utc = t.wTime[2 * wi]!
       const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
       const seatsLeft = t.seatsLeft[slot]!
-      if (facets.check(seatsLeft, t.wLocal[wi]!, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
+      if (facets.check(seatsLeft, t.wTime[2 * wi + 1]!, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
 
       facets.matched(t.experience[slot]!, t.comfort[slot]!)
       matches.push(slot, bi, bj, price, utc)
@@ -137,22 +137,22 @@ export class TripSearcher {
       return `${t.idOf(slot)}_${endLabel(w0 + matches.i[m]!)}_${endLabel(w0 + matches.j[m]!)}`
     }
     const stopAt = (w: number): RoadStop => {
-      const departureMs = t.wUtc[t.wpStart[t.wSlot[w]!]!]!
+      const departureMs = t.wTime[2 * t.wpStart[t.wSlot[w]!]!]!
       return {
         mp: t.wMp[w]!,
         leg: t.wLeg[w]!,
         fraction: t.wFrac[w]!,
-        lat: t.wLat[w]!,
-        lon: t.wLon[w]!,
-        offsetMin: (t.wUtc[w]! - departureMs) / 60_000,
-        zoneOffsetMin: (t.wLocal[w]! - t.wUtc[w]!) / 60_000
+        lat: t.wPlace[2 * w]!,
+        lon: t.wPlace[2 * w + 1]!,
+        offsetMin: (t.wTime[2 * w]! - departureMs) / 60_000,
+        zoneOffsetMin: (t.wTime[2 * w + 1]! - t.wTime[2 * w]!) / 60_000
       }
     }
     // Distances are recomputed for the few hits shown (the same call gives the same double)
     // rather than kept for every match.
     const kmTo = (box: FlatBox, m: number, k: number): number => {
       const w = t.wpStart[matches.slot[m]!]! + k
-      return haversineKm(box.lat, box.lon, t.wLat[w]!, t.wLon[w]!)
+      return haversineKm(box.lat, box.lon, t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
     }
     const hit = (m: number): SegmentHit => {
       const w0 = t.wpStart[matches.slot[m]!]!

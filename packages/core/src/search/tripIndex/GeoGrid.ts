@@ -173,8 +173,8 @@ export class GeoGrid implements GridImage {
     const w0 = t.wpStart[slot]!
     let e = this.waiting
     for (let k = 0; k < n; k++, e++) {
-      const lat = t.wLat[w0 + k]!
-      const lon = t.wLon[w0 + k]!
+      const lat = t.wPlace[2 * (w0 + k)]!
+      const lon = t.wPlace[2 * (w0 + k) + 1]!
       const key = cellOf(lat, lon)
       this.added[e] = slot
       this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0) | (t.wMp[w0 + k] !== 0 ? ALONG : 0)
@@ -199,7 +199,7 @@ export class GeoGrid implements GridImage {
         keys[w] = -1
         continue
       }
-      const key = cellOf(t.wLat[w]!, t.wLon[w]!)
+      const key = cellOf(t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
       keys[w] = key
       start[key + 1]!++
       live++
@@ -219,7 +219,7 @@ export class GeoGrid implements GridImage {
       slots[at] = slot
       ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0) | (t.wMp[w] !== 0 ? ALONG : 0)
       pos[at] = Math.min(k, 255)
-      writeUnit(xyz, at, t.wLat[w]!, t.wLon[w]!)
+      writeUnit(xyz, at, t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
     }
     this.start = start
     this.slot = slots

@@ -37,6 +37,7 @@ const used = (per: Per, counts: ColumnCounts): number =>
   per === "slot" ? counts.slots
   : per === "slot+1" ? counts.slots + 1
   : per === "waypoint" ? counts.waypoints
+  : per === "waypoint pair" ? 2 * counts.waypoints
   : per === "char" ? counts.idChars
   : per === "shownByte" ? counts.shownBytes
   : per === "word+1" ? counts.words + 1
@@ -60,10 +61,8 @@ export interface ColumnsImage {
   readonly shownBytes: Uint8Array
   readonly wordStart: Int32Array
   readonly wordChars: Uint16Array
-  readonly wLat: Float64Array
-  readonly wLon: Float64Array
-  readonly wUtc: Float64Array
-  readonly wLocal: Float64Array
+  readonly wPlace: Float64Array
+  readonly wTime: Float64Array
   readonly wSlot: Int32Array
   readonly legPrice: Int32Array
   readonly legDist: Int32Array
@@ -76,7 +75,7 @@ type ColumnName = keyof ColumnsImage
 type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
 
 /** How many entries of a column are in use, given the counts; and how to allocate one. */
-type Per = "slot" | "slot+1" | "waypoint" | "char" | "shownByte" | "word+1" | "wordChar"
+type Per = "slot" | "slot+1" | "waypoint" | "waypoint pair" | "char" | "shownByte" | "word+1" | "wordChar"
 const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> = [
   ["alive", "slot", sharedU8],
   ["wpStart", "slot", sharedI32],
@@ -94,10 +93,8 @@ const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> =
   ["shownBytes", "shownByte", sharedU8],
   ["wordStart", "word+1", sharedI32],
   ["wordChars", "wordChar", sharedU16],
-  ["wLat", "waypoint", sharedF64],
-  ["wLon", "waypoint", sharedF64],
-  ["wUtc", "waypoint", sharedF64],
-  ["wLocal", "waypoint", sharedF64],
+  ["wPlace", "waypoint pair", sharedF64],
+  ["wTime", "waypoint pair", sharedF64],
   ["wSlot", "waypoint", sharedI32],
   ["legPrice", "waypoint", sharedI32],
   ["legDist", "waypoint", sharedI32],
@@ -153,10 +150,8 @@ export class TripColumns implements ColumnsImage {
   words = 0
   slots = 0
 
-  wLat = sharedF64(4096)
-  wLon = sharedF64(4096)
-  wUtc = sharedF64(4096)
-  wLocal = sharedF64(4096)
+  wPlace = sharedF64(2 * 4096)
+  wTime = sharedF64(2 * 4096)
   wSlot = sharedI32(4096)
   legPrice = sharedI32(4096)
   legDist = sharedI32(4096)
@@ -311,11 +306,11 @@ export class TripColumns implements ColumnsImage {
     let w = w0
     let s = 0
     for (let k = 0; k <= last; k++) {
-      this.wLat[w] = r.lat[k]!
-      this.wLon[w] = r.lon[k]!
+      this.wPlace[2 * w] = r.lat[k]!
+      this.wPlace[2 * w + 1] = r.lon[k]!
       const utc = r.departureMs + r.offsetMin[k]! * 60_000
-      this.wUtc[w] = utc
-      this.wLocal[w] = utc + r.zoneOffsetMin[k]! * 60_000
+      this.wTime[2 * w] = utc
+      this.wTime[2 * w + 1] = utc + r.zoneOffsetMin[k]! * 60_000
       this.wSlot[w] = slot
       this.legPrice[w] = k < last ? r.legPriceMinor[k]! : 0
       this.legDist[w] = k < last ? r.legDistanceM[k]! : 0
@@ -325,11 +320,11 @@ export class TripColumns implements ColumnsImage {
       w++
       for (; s < road.length && road[s]!.leg === k; s++, w++) {
         const stop = road[s]!
-        this.wLat[w] = stop.lat
-        this.wLon[w] = stop.lon
+        this.wPlace[2 * w] = stop.lat
+        this.wPlace[2 * w + 1] = stop.lon
         const utc = r.departureMs + stop.offsetMin * 60_000
-        this.wUtc[w] = utc
-        this.wLocal[w] = utc + stop.zoneOffsetMin * 60_000
+        this.wTime[2 * w] = utc
+        this.wTime[2 * w + 1] = utc + stop.zoneOffsetMin * 60_000
         this.wSlot[w] = slot
         this.legPrice[w] = 0
         this.legDist[w] = 0
@@ -351,15 +346,15 @@ export class TripColumns implements ColumnsImage {
     for (let w = w0; w < w0 + all; w++) (this.wMp[w] === 0 ? stops : along).push(w)
     const n = stops.length
     const pick = (a: Float64Array | Int32Array, ws: ReadonlyArray<number>) => ws.map((w) => a[w]!)
-    const utc = pick(this.wUtc, stops)
-    const local = pick(this.wLocal, stops)
+    const utc = stops.map((w) => this.wTime[2 * w]!)
+    const local = stops.map((w) => this.wTime[2 * w + 1]!)
     const f = this.flags[slot]!
     const departureMs = utc[0]!
     return {
       id: this.idOf(slot),
       departureMs,
-      lat: pick(this.wLat, stops),
-      lon: pick(this.wLon, stops),
+      lat: stops.map((w) => this.wPlace[2 * w]!),
+      lon: stops.map((w) => this.wPlace[2 * w + 1]!),
       offsetMin: utc.map((u) => (u - departureMs) / 60_000),
       zoneOffsetMin: local.map((l, k) => (l - utc[k]!) / 60_000),
       legPriceMinor: pick(this.legPrice, stops.slice(0, n - 1)),
@@ -370,10 +365,10 @@ export class TripColumns implements ColumnsImage {
               mp: this.wMp[w]!,
               leg: this.wLeg[w]!,
               fraction: this.wFrac[w]!,
-              lat: this.wLat[w]!,
-              lon: this.wLon[w]!,
-              offsetMin: (this.wUtc[w]! - departureMs) / 60_000,
-              zoneOffsetMin: (this.wLocal[w]! - this.wUtc[w]!) / 60_000
+              lat: this.wPlace[2 * w]!,
+              lon: this.wPlace[2 * w + 1]!,
+              offsetMin: (this.wTime[2 * w]! - departureMs) / 60_000,
+              zoneOffsetMin: (this.wTime[2 * w + 1]! - this.wTime[2 * w]!) / 60_000
             }))
           }
         : {}),
@@ -418,11 +413,9 @@ export class TripColumns implements ColumnsImage {
   }
 
   private ensureWaypoints(n: number): void {
-    if (n <= this.wLat.length) return
-    this.wLat = grow(this.wLat, n, sharedF64)
-    this.wLon = grow(this.wLon, n, sharedF64)
-    this.wUtc = grow(this.wUtc, n, sharedF64)
-    this.wLocal = grow(this.wLocal, n, sharedF64)
+    if (n <= this.wSlot.length) return
+    this.wPlace = grow(this.wPlace, 2 * n, sharedF64)
+    this.wTime = grow(this.wTime, 2 * n, sharedF64)
     this.wSlot = grow(this.wSlot, n, sharedI32)
     this.legPrice = grow(this.legPrice, n, sharedI32)
     this.legDist = grow(this.legDist, n, sharedI32)

@@ -7,8 +7,8 @@ import type { TripColumns } from "./TripColumns.js"
  * box holds the whole circle, so a waypoint outside it needs no haversine.
  */
 export const distanceWithin = (t: TripColumns, box: FlatBox, w: number): number => {
-  const lat = t.wLat[w]!
-  const lon = t.wLon[w]!
+  const lat = t.wPlace[2 * w]!
+  const lon = t.wPlace[2 * w + 1]!
   if (lat < box.minLat || lat > box.maxLat || !((lon >= box.west0 && lon <= box.east0) || (lon >= box.west1 && lon <= box.east1))) return Infinity
   const d = haversineKmFrom(box.lat, box.lon, box.cosLat, lat, lon)
   return d <= box.radiusKm ? d : Infinity

@@ -24,6 +24,17 @@ const scatterF64 = (a: Float64Array, to: Int32Array): Float64Array => {
   for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
   return b
 }
+/** `scatterF64` of a column of two doubles per entry (`2 * i`, `2 * i + 1`). */
+const scatterPairs = (a: Float64Array, to: Int32Array): Float64Array => {
+  const b = sharedF64(a.length)
+  for (let i = 0; i < to.length; i++) {
+    const j = to[i]!
+    if (j < 0) continue
+    b[2 * j] = a[2 * i]!
+    b[2 * j + 1] = a[2 * i + 1]!
+  }
+  return b
+}
 const scatterI32 = (a: Int32Array, to: Int32Array): Int32Array => {
   const b = sharedI32(a.length)
   for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
@@ -58,7 +69,7 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   // the trips to one destination are neighbours too: a search by arrival (or a pair scanned
   // from its arrival side) then reads runs as well. Each sorts `cell * 2^32 + tiebreak` as
   // doubles, exact below 2^53, and a sort without comparator is native and fast.
-  const cellAt = (w: number): number => cellOf(t.wLat[w]!, t.wLon[w]!)
+  const cellAt = (w: number): number => cellOf(t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
   // Passes in old slot order read the per-waypoint arrays sequentially; the others read only
   // small per-slot arrays out of order.
   const firstCell = new Int32Array(t.slots)
@@ -112,10 +123,8 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   t.comfort = gatherU8(t.comfort, order)
   t.slots = n
   // Waypoints are scattered rather than gathered: random stores do not stall like random loads.
-  t.wLat = scatterF64(t.wLat, newW)
-  t.wLon = scatterF64(t.wLon, newW)
-  t.wUtc = scatterF64(t.wUtc, newW)
-  t.wLocal = scatterF64(t.wLocal, newW)
+  t.wPlace = scatterPairs(t.wPlace, newW)
+  t.wTime = scatterPairs(t.wTime, newW)
   t.legPrice = scatterI32(t.legPrice, newW)
   t.legDist = scatterI32(t.legDist, newW)
   t.wMp = scatterI32(t.wMp, newW)

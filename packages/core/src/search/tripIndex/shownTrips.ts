@@ -45,7 +45,7 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
   if (tuple === undefined) return undefined
   const [carId, make, model, comfort, stars, category, bookingMode, viaggioRosa, isComfort, answerDelay, pictures, waypoints, durations] = tuple
   const w0 = t.wpStart[slot]!
-  const start = t.wUtc[w0]!
+  const start = t.wTime[2 * w0]!
   const currency = CURRENCIES[t.currency[slot]!]!
   const unit = 10 ** MINOR_DIGITS[currency]
   // Loops and properties added in order rather than `map` and conditional spreads: this runs for
@@ -62,13 +62,13 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
     const w = at[k]!
     const waypoint: { -readonly [K in keyof FeedTrip["waypoints"][number]]: FeedTrip["waypoints"][number][K] } = { city } as never
     if (address !== null) waypoint.address = address
-    waypoint.lat = t.wLat[w]!
-    waypoint.lon = t.wLon[w]!
+    waypoint.lat = t.wPlace[2 * w]!
+    waypoint.lon = t.wPlace[2 * w + 1]!
     waypoint.country = country
     if (meetingPoint !== null) waypoint.meeting_point_id = meetingPoint
-    waypoint.offset_min = (t.wUtc[w]! - start) / 60_000
+    waypoint.offset_min = (t.wTime[2 * w]! - start) / 60_000
     shownWaypoints[k] = waypoint
-    zoneOffsets[k] = (t.wLocal[w]! - t.wUtc[w]!) / 60_000
+    zoneOffsets[k] = (t.wTime[2 * w + 1]! - t.wTime[2 * w]!) / 60_000
   }
   const legs = new Array<FeedTrip["legs"][number]>(durations.length)
   for (let k = 0; k < durations.length; k++) legs[k] = { price: t.legPrice[at[k]!]! / unit, distance_km: t.legDist[at[k]!]! / 1000, duration_s: durations[k]! }
