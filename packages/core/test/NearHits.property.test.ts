@@ -2,30 +2,32 @@ import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { NearHits } from "../src/search/tripIndex/NearHits.js"
 
-/** A waypoint `k` of trip `slot` found near a place, as `GeoGrid.scanNear` reports it (`near`: its squared chord over the bound). */
+/** A stop `k` of trip `slot` found near a place, as `GeoGrid.scanNear` reports it (`near`: its squared chord over the bound). */
 type Hit = readonly [slot: number, k: number, sure: 0 | 1, near: number]
 
 // Slots over 11 bits (two passes of the slot sort), many hits on a few of them.
 const SLOTS = 5000
 const hit = fc.tuple(
   fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: SLOTS - 1 })),
-  fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 255 })), fc.constantFrom(0 as const, 1 as const), fc.double({ min: 0, max: 1, noNaN: true }))
+  // A waypoint's place among the waypoints, or 256 + a stop along the road's among all stops.
+  fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 256, max: 511 })), fc.constantFrom(0 as const, 1 as const), fc.double({ min: 0, max: 1, noNaN: true }))
 const hits = fc.array(hit, { maxLength: 200 })
 
 /** The word the matcher's rule reads, built directly: bit k (and 16 + k when sure) below 15, else OVERFLOW. */
 const bit = (k: number, sure: number): number => (k < 15 ? (1 << k) | (sure << (16 + k)) : 0x8000)
 const words = (list: ReadonlyArray<Hit>): Map<number, number> => {
   const out = new Map<number, number>()
-  for (const [slot, k, sure] of list) out.set(slot, (out.get(slot) ?? 0) | bit(k, sure))
+  for (const [slot, k, sure] of list) out.set(slot, (out.get(slot) ?? 0) | (k < 256 ? bit(k, sure) : 0))
   return out
 }
-/** Each slot's first and last place in its trip among the hits, as `first | last << 8`. */
+/** Each slot's first and last place among its stops along the road that were hit, as `first | last << 8`, 0 for none. */
 const spans = (list: ReadonlyArray<Hit>): Map<number, number> => {
   const lo = new Map<number, number>()
   const hi = new Map<number, number>()
   for (const [slot, k] of list) {
-    lo.set(slot, Math.min(lo.get(slot) ?? 255, k))
-    hi.set(slot, Math.max(hi.get(slot) ?? 0, k))
+    if (k < 256) continue
+    lo.set(slot, Math.min(lo.get(slot) ?? 255, k - 256))
+    hi.set(slot, Math.max(hi.get(slot) ?? 0, k - 256))
   }
   return new Map([...lo].map(([slot, first]) => [slot, first | (hi.get(slot)! << 8)]))
 }
@@ -80,10 +82,10 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
           const otherSide = firstSide === 1 ? 2 : 1
           for (const slot of got) {
             expect(near.wordOf(slot, firstSide)).toBe(want.a.get(slot))
-            expect(near.spanOf(slot, firstSide)).toBe(spans(first).get(slot))
+            expect(near.spanOf(slot, firstSide)).toBe(spans(first).get(slot) ?? 0)
             if (want.b !== undefined) {
               expect(near.wordOf(slot, otherSide)).toBe(want.b.get(slot))
-              expect(near.spanOf(slot, otherSide)).toBe(spans(second!).get(slot))
+              expect(near.spanOf(slot, otherSide)).toBe(spans(second!).get(slot) ?? 0)
             }
           }
         }

@@ -37,9 +37,11 @@ export interface GenerateQueryLogOptions {
 
 /**
  * `"wide"`: single places and pairs of the feed with `radius`, `radius_from` or `radius_to` of
- * 100-500 km, where a search spans regions.
+ * 100-500 km, where a search spans regions. `"dense"`: pairs of the feed at the default radius
+ * (on a `--dense` feed, between two of a country's largest towns, where one pair matches
+ * thousands of trips), with dates, sorts and pages as partners send them.
  */
-export type QueryMix = "default" | "heavy" | "wide"
+export type QueryMix = "default" | "heavy" | "wide" | "dense"
 
 /** Share of the heavy mix's searches along a busy road. */
 const ROAD_SHARE = 0.35
@@ -125,6 +127,10 @@ export function* generateQueryLog(options: GenerateQueryLogOptions): Generator<Q
     const q: Array<[string, string]> = [["locale", locale], ["cur", cur]]
     if (options.mix === "wide") {
       yield record(timeMs, "/api/v2/trips", [...q, ...wideSearch(pair, random.pick(places), random.pick(pair.trips), random)], 200, random)
+      continue
+    }
+    if (options.mix === "dense") {
+      yield record(timeMs, "/api/v2/trips", [...q, ...denseSearch(pair, trip, random)], 200, random)
       continue
     }
     if (roads.length > 0 && random.chance(ROAD_SHARE)) {
@@ -290,6 +296,28 @@ const wideSearch = (pair: { readonly from: Place; readonly to: Place }, single: 
   const departure = Date.parse(trip.departure_time)
   if (Number.isFinite(departure) && random.chance(0.4)) q.push(["db", ymd(departure - random.int(0, 3) * DAY_MS)])
   if (random.chance(0.4)) q.push(["sort", random.chance(0.5) ? "trip_date" : "trip_price"])
+  if (random.chance(0.3)) q.push(["limit", String(random.pick([5, 20, 50, 100]))])
+  if (random.chance(0.2)) q.push(["page", String(random.int(2, 10))])
+  return q
+}
+
+/** One dense search: a pair of the feed at the default radius, by coordinates or names. */
+const denseSearch = (pair: { readonly from: Place; readonly to: Place }, trip: QueryLogTrip, random: Random): Array<[string, string]> => {
+  const byName = random.chance(0.3)
+  const q: Array<[string, string]> = byName
+    ? [["fn", pair.from.city], ["tn", pair.to.city]]
+    : [["fc", coords(pair.from, random)], ["tc", coords(pair.to, random)]]
+  const departure = Date.parse(trip.departure_time)
+  if (Number.isFinite(departure) && random.chance(0.4)) {
+    const day = departure - random.int(0, 3) * DAY_MS
+    if (random.chance(0.5)) q.push(["db", ymd(day)])
+    else q.push(["db", ymd(day)], ["de", ymd(day + random.int(1, 6) * DAY_MS)])
+  }
+  if (random.chance(0.1)) q.push(["seats", String(random.weighted([0, 50, 30, 12, 8]))])
+  if (random.chance(0.4)) {
+    q.push(["sort", random.chance(0.5) ? "trip_date" : "trip_price"])
+    if (random.chance(0.6)) q.push(["order", random.chance(0.5) ? "asc" : "desc"])
+  }
   if (random.chance(0.3)) q.push(["limit", String(random.pick([5, 20, 50, 100]))])
   if (random.chance(0.2)) q.push(["page", String(random.int(2, 10))])
   return q

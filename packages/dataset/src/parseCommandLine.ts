@@ -3,7 +3,7 @@ import type { GenerateFeedOptions } from "./generateFeed.js"
 import type { QueryMix } from "./generateQueryLog.js"
 
 export const USAGE = `usage: tripsearch-generate --trips N --seed S --now ISO [--out FILE] [--meeting-points-out FILE] [--roads on|off]
-                           [--dense] [--queries Q --queries-out FILE [--queries-mix heavy|wide]]
+                           [--dense] [--queries Q --queries-out FILE [--queries-mix heavy|wide|dense]]
 
 Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
   --trips N             number of trips, an integer >= 0
@@ -26,7 +26,8 @@ Writes a deterministic trip feed (NDJSON, one trip per line) to stdout or FILE.
                         road passes (rarely a waypoint) to the road's end or beyond, so that many
                         answers hold drivers who pass without stopping;
                         wide: single places and pairs with radius, radius_from or radius_to of
-                        100-500 km`
+                        100-500 km; dense: pairs of the feed at the default radius (with --dense,
+                        between the largest towns)`
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
 
@@ -87,7 +88,7 @@ export const parseCommandLine = (args: ReadonlyArray<string>): CommandLine | "he
   if ((values.queries === undefined) !== (values["queries-out"] === undefined)) throw new UsageError("--queries and --queries-out go together")
   if (values["queries-out"] === "") throw new UsageError("--queries-out must name a file")
   const mix = values["queries-mix"] ?? "default"
-  if (mix !== "default" && mix !== "heavy" && mix !== "wide") throw new UsageError(`--queries-mix must be default, heavy or wide, got "${mix}"`)
+  if (mix !== "default" && mix !== "heavy" && mix !== "wide" && mix !== "dense") throw new UsageError(`--queries-mix must be default, heavy, wide or dense, got "${mix}"`)
   if (values["queries-mix"] !== undefined && values.queries === undefined) throw new UsageError("--queries-mix goes with --queries")
   let queries: CommandLine["queries"]
   if (values.queries !== undefined) {

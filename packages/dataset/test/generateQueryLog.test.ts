@@ -141,4 +141,20 @@ describe("generateQueryLog", () => {
       for (const k of ["radius", "radius_from", "radius_to"]) expect(params.some((p) => p.has(k)), k).toBe(true)
     })
   })
+
+  describe("the dense mix", () => {
+    it("asks pairs of the feed's own towns at the default radius, by coordinates or names", () => {
+      const log = [...generateQueryLog({ trips, count: 1000, seed: 10, startMs: NOW, mix: "dense" })]
+      const towns = new Set(trips.flatMap((t) => t.waypoints.map((w) => w.city)))
+      const params = log.map((r) => new URLSearchParams(r.query))
+      for (const p of params) {
+        expect((p.has("fn") || p.has("fc")) && (p.has("tn") || p.has("tc"))).toBe(true)
+        for (const k of ["radius", "radius_from", "radius_to"]) expect(p.has(k)).toBe(false)
+        for (const k of ["fn", "tn"]) if (p.has(k)) expect(towns.has(p.get(k)!)).toBe(true)
+      }
+      expect(params.filter((p) => p.has("fn")).length).toBeGreaterThan(200)
+      expect(params.filter((p) => p.has("fc")).length).toBeGreaterThan(500)
+      expect(log.every((r) => r.path === "/api/v2/trips")).toBe(true)
+    })
+  })
 })

@@ -48,9 +48,10 @@ describe("the query log of tripsearch-generate", () => {
     expect(() => parseCommandLine([...base, "--queries", "x", "--queries-out", "q.ndjson"])).toThrow(/--queries must be an integer/)
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q.ndjson"])).toMatchObject({ queries: { mix: "default" } })
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "heavy"])).toMatchObject({ queries: { mix: "heavy" } })
-    expect(() => parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "light"])).toThrow(/--queries-mix must be default, heavy or wide, got "light"/)
+    expect(() => parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "light"])).toThrow(/--queries-mix must be default, heavy, wide or dense, got "light"/)
     expect(() => parseCommandLine([...base, "--queries-mix", "heavy"])).toThrow(/--queries-mix goes with --queries/)
     expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "wide"])).toMatchObject({ queries: { mix: "wide" } })
+    expect(parseCommandLine([...base, "--queries", "5", "--queries-out", "q", "--queries-mix", "dense"])).toMatchObject({ queries: { mix: "dense" } })
   })
 })
 

@@ -166,7 +166,9 @@ export class TripIndex {
   private upsertOne(r: IndexRecord): void {
     this.kill(r.id)
     const t = this.t
-    const { alive, wPlace, idChars, shownBytes, wordStart, wordChars } = t
+    // Columns that grow together are checked once: per slot by `alive`, per stop by `wPlace`, a
+    // road trip's waypoints by `wayIdx`.
+    const { alive, wPlace, wayIdx, idChars, shownBytes, wordStart, wordChars } = t
     const slot = t.append(r)
     const ref = this.refs++
     this.refSlot = growI32(this.refSlot, ref + 1)
@@ -177,7 +179,7 @@ export class TripIndex {
     // A full arena, or columns the append had to copy to grow: a new grid, which takes this trip's
     // waypoints from the columns. Linking the trip into the current grid would show it to readers
     // of the previous image, whose copies of the columns end before its slot or its waypoints.
-    const grown = t.alive !== alive || t.wPlace !== wPlace || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
+    const grown = t.alive !== alive || t.wPlace !== wPlace || t.wayIdx !== wayIdx || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
     if (grown || this.grid.room < n) return this.rebuildGrid()
     this.grid.addTrip(t, slot)
   }

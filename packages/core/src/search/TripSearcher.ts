@@ -12,9 +12,6 @@ import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tri
 import { roadParts, roadSegment } from "./tripIndex/roadSegment.js"
 import type { RoadStop } from "../road/roadStops.js"
 
-/** The span of every stop of a trip (`NearHits.spanOf`): from the first to past the 254th. */
-const EVERY_STOP = 255 << 8
-
 /**
  * One search at a time over the columns and grid of an index: the writer's own (`TripIndex`) or
  * those of its image in another thread (`TripSearcher.over`), which it only reads. It holds the
@@ -91,22 +88,28 @@ export class TripSearcher {
       let bj: number
       let net = 0
       if ((flags & FLAG_ROAD) !== 0) {
-        if (this.roadF.length <= last) {
-          this.roadF = new Float64Array(2 * (last + 1))
-          this.roadT = new Float64Array(2 * (last + 1))
+        // Its waypoints first, by their own rule and its fast paths: a segment between two of
+        // them (one, for one place) has no end along the road and wins.
+        const v0 = t.wayStart[slot]!
+        let segment = near.segmentOf(t.wayPlace, slot, v0, t.wayCount[slot]! - 1, fromBox, toBox, dF, dT)
+        if (segment >= 0) {
+          bi = t.wayIdx[v0 + (segment >> 8)]!
+          bj = t.wayIdx[v0 + (segment & 255)]!
+        } else {
+          if (this.roadF.length <= last) {
+            this.roadF = new Float64Array(2 * (last + 1))
+            this.roadT = new Float64Array(2 * (last + 1))
+          }
+          const pair = fromBox !== undefined && toBox !== undefined
+          segment = roadSegment(t, slot, w0, last, fromBox, toBox, pair ? near.spanOf(slot, 1) : 0, pair ? near.spanOf(slot, 2) : 0, this.roadF, this.roadT)
+          if (segment < 0) continue
+          bi = Math.floor(segment / 65536)
+          bj = segment % 65536
         }
-        // One place only, the scan reported one stop along the road per trip: every stop is measured.
-        const pair = fromBox !== undefined && toBox !== undefined
-        const spanF = pair ? near.spanOf(slot, 1) : EVERY_STOP
-        const spanT = pair ? near.spanOf(slot, 2) : EVERY_STOP
-        const segment = roadSegment(t, w0, last, fromBox, toBox, spanF, spanT, this.roadF, this.roadT)
-        if (segment < 0) continue
-        bi = Math.floor(segment / 65536)
-        bj = segment % 65536
         if (t.wTime[2 * (w0 + bi)]! < nowMs) continue
         net = Math.round(roadParts(t, w0 + bi, w0 + bj, t.legPrice))
       } else {
-        const segment = near.segmentOf(t, slot, w0, last, fromBox, toBox, dF, dT)
+        const segment = near.segmentOf(t.wPlace, slot, w0, last, fromBox, toBox, dF, dT)
         // The chord test let through a waypoint just outside the radius, and nothing else matched.
         if (segment < 0) continue
         bi = segment >> 8

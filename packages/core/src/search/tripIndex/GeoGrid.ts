@@ -32,6 +32,15 @@ const END_FIRST = 1
 const END_LAST = 2
 /** A stop along the road (docs/API.md, Along the road), not a waypoint. */
 const ALONG = 4
+/** `ALONG << ALONG_SHIFT` is `NearHits`' ALONG_HIT: what the scan adds to a stop along the road's place. */
+const ALONG_SHIFT = 6
+
+/**
+ * An entry's `pos`: a waypoint's place among its trip's waypoints (`wLeg + wFrac`, whatever stops
+ * along the road lie between), a stop along the road's place `k` among all the trip's stops (255
+ * for any past 254).
+ */
+const placeOf = (t: TripColumns, w: number, k: number): number => (t.wMp[w] === 0 ? t.wLeg[w]! + t.wFrac[w]! : Math.min(k, 255))
 const RAD = Math.PI / 180
 
 /**
@@ -178,7 +187,7 @@ export class GeoGrid implements GridImage {
       const key = cellOf(lat, lon)
       this.added[e] = slot
       this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0) | (t.wMp[w0 + k] !== 0 ? ALONG : 0)
-      this.addedPos[e] = Math.min(k, 255)
+      this.addedPos[e] = placeOf(t, w0 + k, k)
       writeUnit(this.addedXyz, e, lat, lon)
       this.next[e] = Atomics.load(this.head, key)
       Atomics.store(this.head, key, e + 1)
@@ -218,7 +227,7 @@ export class GeoGrid implements GridImage {
       const k = w - t.wpStart[slot]!
       slots[at] = slot
       ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0) | (t.wMp[w] !== 0 ? ALONG : 0)
-      pos[at] = Math.min(k, 255)
+      pos[at] = placeOf(t, w, k)
       writeUnit(xyz, at, t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
     }
     this.start = start
@@ -254,8 +263,9 @@ export class GeoGrid implements GridImage {
   }
 
   /**
-   * Calls `take` with the trip slot and the place in its trip (0 first) of every waypoint (of a live
-   * trip or not) in `cells` that may lie within the radius of their box's place, skipping first
+   * Calls `take` with the trip slot and the place in its trip (0 first; a stop along the road's
+   * plus 256, see `placeOf`) of every stop (of a live trip or not) in `cells` that may lie within
+   * the radius of their box's place, skipping first
    * (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching rule of each side
    * requires (docs/API.md, Searching). The chord test errs on the inclusive side; `sure` is 1 for a
    * waypoint the chord puts so far inside the circle that its haversine distance is within the
@@ -300,7 +310,7 @@ export class GeoGrid implements GridImage {
             if ((once[s >>> 5]! & (1 << (s & 31))) !== 0) continue
             once[s >>> 5]! |= 1 << (s & 31)
           }
-          take(s, pos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+          take(s, pos[e]! | ((ends[e]! & ALONG) << ALONG_SHIFT), d2 < sureLimit ? 1 : 0, d2 * perLimit)
         }
       }
       for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
@@ -317,7 +327,7 @@ export class GeoGrid implements GridImage {
             if ((once[s >>> 5]! & (1 << (s & 31))) !== 0) continue
             once[s >>> 5]! |= 1 << (s & 31)
           }
-          take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+          take(s, addedPos[e]! | ((addedEnds[e]! & ALONG) << ALONG_SHIFT), d2 < sureLimit ? 1 : 0, d2 * perLimit)
         }
       }
     }

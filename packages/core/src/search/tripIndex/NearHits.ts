@@ -3,7 +3,6 @@ import type { FlatBox } from "./GeoGrid.js"
 import { allSure, bitOf, firstPlace, NEAR, onlyOneSure, OVERFLOW, POSITIONS } from "./nearWord.js"
 import { HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
 import { SlotSort } from "./SlotSort.js"
-import type { TripColumns } from "./TripColumns.js"
 
 // A one-place search also lists each hit's coarse rank: its squared chord over the scan's bound,
 // in 64 levels. Where a trip's nearest
@@ -21,9 +20,12 @@ const rankedWord = (k: number, best: number, second: number): number => RANKED |
 const rankOf = (near: number): number => Math.min(RANKS - 1, Math.floor(near * RANKS))
 // A pair lists its hits' ranks too, in `PairRanks`, which may decide a candidate's segment.
 
-// Beside each word, the span of the stops found near the place: the lowest and the highest place
-// in the trip (a grid entry's `pos`, 255 for any later one), so that a trip with stops along the
-// road measures the stops of that span only (`TripSearcher`), however many it has.
+// A hit is a waypoint (`k` its place among the trip's waypoints) or a stop along the road (`k` is
+// 256 + its place among all the trip's stops in road order, 255 for any later one: `ALONG_HIT`).
+// Waypoints make the word, as for a trip without stops along the road, so that the same fast
+// paths decide among them; stops along the road make the span beside it: the lowest and the
+// highest of their places, so that a trip measures the stops of that span only (`roadSegment`).
+export const ALONG_HIT = 256
 const SPAN = 1 << 16
 const widen = (span: number, k: number): number =>
   span === 0 ? SPAN | (k << 8) | k : SPAN | (Math.max((span >>> 8) & 255, k) << 8) | Math.min(span & 255, k)
@@ -159,10 +161,13 @@ export class NearHits {
         second = NO_RANK
       }
       const v = hitVal[h]!
-      const k = (v >>> 1) & 255
+      const k = (v >>> 1) & 511
+      if (k >= ALONG_HIT) {
+        span = widen(span, k - ALONG_HIT)
+        continue
+      }
       word |= bitOf(k, v & 1)
-      span = widen(span, k)
-      const rank = v >>> 9
+      const rank = v >>> 10
       if (rank < best) {
         second = best
         best = rank
@@ -191,8 +196,11 @@ export class NearHits {
       const slot = markSlot[m]!
       if ((cand[slot >>> 5]! & (1 << (slot & 31))) === 0) continue
       const k = markValue[m]! >>> 1
+      if (k >= ALONG_HIT) {
+        near[4 * slot + at + 2] = widen(near[4 * slot + at + 2]!, k - ALONG_HIT)
+        continue
+      }
       near[4 * slot + at]! |= bitOf(k, markValue[m]! & 1)
-      near[4 * slot + at + 2] = widen(near[4 * slot + at + 2]!, k)
       if (k < POSITIONS) this.pairRanks.markAt(slot, side, k, markRank[m]!)
     }
     this.clearBits()
@@ -211,7 +219,7 @@ export class NearHits {
    */
   private only = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
     this.onlySide = side
-    this.list(slot, (rankOf(near) << 9) | (k << 1) | sure)
+    this.list(slot, (rankOf(near) << 10) | (k << 1) | sure)
   }
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
@@ -258,8 +266,11 @@ export class NearHits {
       near[4 * slot + 3] = 0
       this.add(slot)
     }
+    if (k >= ALONG_HIT) {
+      near[4 * slot + side + 1] = widen(near[4 * slot + side + 1]!, k - ALONG_HIT)
+      return
+    }
     near[4 * slot + side - 1] |= bitOf(k, sure)
-    near[4 * slot + side + 1] = widen(near[4 * slot + side + 1]!, k)
     if (k < POSITIONS) this.pairRanks.listThen(slot, k, rankOf(chord), side)
   }
 
@@ -272,9 +283,9 @@ export class NearHits {
   }
 
   /**
-   * The places in the trip of candidate `slot`'s first and last stops found near `side`'s place,
-   * as `first | last << 8` (255 for any place past 254: the trip's end then), once `candidates()`
-   * has answered; 0 when none was.
+   * The places in the trip (among all its stops) of candidate `slot`'s first and last stops along
+   * the road found near `side`'s place, as `first | last << 8` (255 for any place past 254: the
+   * trip's end then), once `candidates()` has answered; 0 when none was.
    */
   spanOf(slot: number, side: 1 | 2): number {
     return this.near[4 * slot + side + 1]! & 0xffff
@@ -295,19 +306,19 @@ export class NearHits {
    * nearest of the waypoints it found (`nearest`). Anywhere else, the distances (`distances`, into
    * `dF` and `dT`) and `bestSegment` over them.
    */
-  segmentOf(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number {
+  segmentOf(place: Float64Array, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): number {
     const f = from !== undefined ? this.wordOf(slot, 1) : 0
     const g = to !== undefined ? this.wordOf(slot, 2) : 0
     // The scan never reports a `from` waypoint that is its trip's last, nor a `to` that is its first.
     if (to === undefined) {
       if (onlyOneSure(f)) return firstPlace(f) * 256 + last
       if ((f & OVERFLOW) === 0) {
-        const i = nearest(t, from!, f, this.near[4 * slot + 1]!, w0)
+        const i = nearest(place, from!, f, this.near[4 * slot + 1]!, w0)
         return i < 0 ? -1 : i * 256 + last
       }
     } else if (from === undefined) {
       if (onlyOneSure(g)) return firstPlace(g)
-      if ((g & OVERFLOW) === 0) return nearest(t, to, g, this.near[4 * slot]!, w0)
+      if ((g & OVERFLOW) === 0) return nearest(place, to, g, this.near[4 * slot]!, w0)
     } else if (onlyOneSure(f) && onlyOneSure(g)) {
       const i = firstPlace(f)
       const j = firstPlace(g)
@@ -316,7 +327,7 @@ export class NearHits {
       const segment = this.pairRanks.decide(slot, f, g, from, to)
       if (segment !== UNDECIDED) return segment
     }
-    this.distances(t, slot, w0, last, from, to, dF, dT)
+    this.distances(place, slot, w0, last, from, to, dF, dT)
     return bestSegment(from !== undefined, to !== undefined, last, dF, dT)
   }
 
@@ -325,13 +336,13 @@ export class NearHits {
    * place asked (`from`, `to`), as `bestSegment` reads them: Infinity where a waypoint is not within
    * the radius (or may not be compared: the last for `from`, the first for `to`).
    */
-  private distances(t: TripColumns, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): void {
+  private distances(place: Float64Array, slot: number, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, dF: Float64Array, dT: Float64Array): void {
     for (let k = 0; k <= last; k++) {
       dF[k] = Infinity
       dT[k] = Infinity
     }
-    if (from !== undefined) side(t, from, this.wordOf(slot, 1), w0, 0, last - 1, dF)
-    if (to !== undefined) side(t, to, this.wordOf(slot, 2), w0, 1, last, dT)
+    if (from !== undefined) side(place, from, this.wordOf(slot, 1), w0, 0, last - 1, dF)
+    if (to !== undefined) side(place, to, this.wordOf(slot, 2), w0, 1, last, dT)
   }
 }
 
@@ -343,16 +354,16 @@ export class NearHits {
  * with at most its own distance measured (the others are farther: outside the radius if it is);
  * else bits are read lowest first, and only a strictly nearer one replaces the best.
  */
-const nearest = (t: TripColumns, box: FlatBox, word: number, ranked: number, w0: number): number => {
+const nearest = (place: Float64Array, box: FlatBox, word: number, ranked: number, w0: number): number => {
   if ((ranked & RANKED) !== 0 && ((ranked >>> 11) & NO_RANK) - ((ranked >>> 4) & NO_RANK) >= 2) {
     const k = ranked & POSITIONS
-    return ((word >>> (16 + k)) & 1) !== 0 || distanceWithin(t, box, w0 + k) !== Infinity ? k : -1
+    return ((word >>> (16 + k)) & 1) !== 0 || distanceWithin(place, box, w0 + k) !== Infinity ? k : -1
   }
   let best = Infinity
   let at = -1
   for (let near = word & NEAR; near !== 0; near &= near - 1) {
     const k = 31 - Math.clz32(near & -near)
-    const d = distanceWithin(t, box, w0 + k)
+    const d = distanceWithin(place, box, w0 + k)
     if (d < best) {
       best = d
       at = k
@@ -362,13 +373,13 @@ const nearest = (t: TripColumns, box: FlatBox, word: number, ranked: number, w0:
 }
 
 /** One place's distances of a candidate, waypoints `lo..hi` (see `NearHits.distances`). */
-const side = (t: TripColumns, box: FlatBox, word: number, w0: number, lo: number, hi: number, out: Float64Array): void => {
+const side = (place: Float64Array, box: FlatBox, word: number, w0: number, lo: number, hi: number, out: Float64Array): void => {
   if ((word & OVERFLOW) !== 0) {
-    for (let k = lo; k <= hi; k++) out[k] = distanceWithin(t, box, w0 + k)
+    for (let k = lo; k <= hi; k++) out[k] = distanceWithin(place, box, w0 + k)
     return
   }
   for (let near = word & NEAR; near !== 0; near &= near - 1) {
     const k = 31 - Math.clz32(near & -near)
-    out[k] = distanceWithin(t, box, w0 + k)
+    out[k] = distanceWithin(place, box, w0 + k)
   }
 }

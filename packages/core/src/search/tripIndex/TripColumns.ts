@@ -38,6 +38,8 @@ const used = (per: Per, counts: ColumnCounts): number =>
   : per === "slot+1" ? counts.slots + 1
   : per === "waypoint" ? counts.waypoints
   : per === "waypoint pair" ? 2 * counts.waypoints
+  : per === "way" ? counts.ways
+  : per === "way pair" ? 2 * counts.ways
   : per === "char" ? counts.idChars
   : per === "shownByte" ? counts.shownBytes
   : per === "word+1" ? counts.words + 1
@@ -69,13 +71,17 @@ export interface ColumnsImage {
   readonly wMp: Int32Array
   readonly wLeg: Uint8Array
   readonly wFrac: Float64Array
+  readonly wayStart: Int32Array
+  readonly wayCount: Uint8Array
+  readonly wayPlace: Float64Array
+  readonly wayIdx: Uint16Array
 }
 
 type ColumnName = keyof ColumnsImage
 type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
 
 /** How many entries of a column are in use, given the counts; and how to allocate one. */
-type Per = "slot" | "slot+1" | "waypoint" | "waypoint pair" | "char" | "shownByte" | "word+1" | "wordChar"
+type Per = "slot" | "slot+1" | "waypoint" | "waypoint pair" | "way" | "way pair" | "char" | "shownByte" | "word+1" | "wordChar"
 const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> = [
   ["alive", "slot", sharedU8],
   ["wpStart", "slot", sharedI32],
@@ -100,13 +106,18 @@ const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> =
   ["legDist", "waypoint", sharedI32],
   ["wMp", "waypoint", sharedI32],
   ["wLeg", "waypoint", sharedU8],
-  ["wFrac", "waypoint", sharedF64]
+  ["wFrac", "waypoint", sharedF64],
+  ["wayStart", "slot", sharedI32],
+  ["wayCount", "slot", sharedU8],
+  ["wayPlace", "way pair", sharedF64],
+  ["wayIdx", "way", sharedU16]
 ]
 
 /** The counts that say how much of each column is in use. */
 export interface ColumnCounts {
   readonly slots: number
   readonly waypoints: number
+  readonly ways: number
   readonly idChars: number
   readonly shownBytes: number
   readonly words: number
@@ -160,6 +171,16 @@ export class TripColumns implements ColumnsImage {
   wFrac = sharedF64(4096)
   waypoints = 0
 
+  // A trip with stops along the road has its waypoints once more, alone (`wayStart[slot]` to
+  // `+ wayCount[slot]`, -1 for a trip without), each with its place among all the stops
+  // (`wayIdx`): the waypoints' own rule and its fast paths (`NearHits.segmentOf`) read them as
+  // they read a trip without stops along the road, and decide most such trips that way.
+  wayStart = sharedI32(1024)
+  wayCount = sharedU8(1024)
+  wayPlace = sharedF64(2 * 1024)
+  wayIdx = sharedU16(1024)
+  ways = 0
+
 
   // The words decoded so far (readers and writer), and the writer's word -> number, made when it
   // first adds a word (a restored index has none until then).
@@ -184,6 +205,7 @@ export class TripColumns implements ColumnsImage {
     return {
       slots: this.slots,
       waypoints: this.waypoints,
+      ways: this.ways,
       idChars: this.idStart[this.slots]!,
       shownBytes: this.shownStart[this.slots]!,
       words: this.words,
@@ -215,6 +237,7 @@ export class TripColumns implements ColumnsImage {
     }
     t.slots = counts.slots
     t.waypoints = counts.waypoints
+    t.ways = counts.ways
     t.words = counts.words
     return t
   }
@@ -334,6 +357,22 @@ export class TripColumns implements ColumnsImage {
       }
     }
     this.waypoints = w0 + n
+    if (road.length > 0) {
+      const v0 = this.ways
+      this.ensureWays(v0 + last + 1)
+      this.wayStart[slot] = v0
+      this.wayCount[slot] = last + 1
+      for (let k = 0, w = w0; w < w0 + n; w++) {
+        if (this.wMp[w] !== 0) continue
+        this.wayPlace[2 * (v0 + k)] = this.wPlace[2 * w]!
+        this.wayPlace[2 * (v0 + k) + 1] = this.wPlace[2 * w + 1]!
+        this.wayIdx[v0 + k++] = w - w0
+      }
+      this.ways = v0 + last + 1
+    } else {
+      this.wayStart[slot] = -1
+      this.wayCount[slot] = 0
+    }
     return slot
   }
 
@@ -399,8 +438,16 @@ export class TripColumns implements ColumnsImage {
     this.bookingType = grow(this.bookingType, n, sharedU8)
     this.experience = grow(this.experience, n, sharedU8)
     this.comfort = grow(this.comfort, n, sharedU8)
+    this.wayStart = grow(this.wayStart, n, sharedI32)
+    this.wayCount = grow(this.wayCount, n, sharedU8)
     this.idStart = grow(this.idStart, Math.max(n, this.alive.length) + 1, sharedI32)
     this.shownStart = grow(this.shownStart, Math.max(n, this.alive.length) + 1, sharedI32)
+  }
+
+  private ensureWays(n: number): void {
+    if (n <= this.wayIdx.length) return
+    this.wayPlace = grow(this.wayPlace, 2 * n, sharedF64)
+    this.wayIdx = grow(this.wayIdx, n, sharedU16)
   }
 
   private ensureShownBytes(n: number): void {

@@ -1,14 +1,14 @@
 import { haversineKmFrom } from "../../geo/haversine.js"
 import type { FlatBox } from "./GeoGrid.js"
-import type { TripColumns } from "./TripColumns.js"
 
 /**
- * The exact distance from `box`'s place to waypoint `w`, Infinity outside the radius. The bounding
- * box holds the whole circle, so a waypoint outside it needs no haversine.
+ * The exact distance from `box`'s place to entry `w` of `place` (latitude at `2 * w`, longitude
+ * next: `TripColumns.wPlace` or `wayPlace`), Infinity outside the radius. The bounding box holds
+ * the whole circle, so a waypoint outside it needs no haversine.
  */
-export const distanceWithin = (t: TripColumns, box: FlatBox, w: number): number => {
-  const lat = t.wPlace[2 * w]!
-  const lon = t.wPlace[2 * w + 1]!
+export const distanceWithin = (place: Float64Array, box: FlatBox, w: number): number => {
+  const lat = place[2 * w]!
+  const lon = place[2 * w + 1]!
   if (lat < box.minLat || lat > box.maxLat || !((lon >= box.west0 && lon <= box.east0) || (lon >= box.west1 && lon <= box.east1))) return Infinity
   const d = haversineKmFrom(box.lat, box.lon, box.cosLat, lat, lon)
   return d <= box.radiusKm ? d : Infinity

@@ -132,4 +132,27 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   t.wFrac = scatterF64(t.wFrac, newW)
   t.wSlot = wSlot
   t.waypoints = waypoints
+  // A road trip's waypoints alone, in the new slot order (they keep their places among the stops).
+  const wayStart = sharedI32(t.wayStart.length)
+  const wayPlace = sharedF64(t.wayPlace.length)
+  const wayIdx = sharedU16(t.wayIdx.length)
+  let ways = 0
+  for (let s = 0; s < n; s++) {
+    const old = order[s]!
+    const v0 = t.wayStart[old]!
+    if (v0 < 0) {
+      wayStart[s] = -1
+      continue
+    }
+    wayStart[s] = ways
+    const count = t.wayCount[old]!
+    wayPlace.set(t.wayPlace.subarray(2 * v0, 2 * (v0 + count)), 2 * ways)
+    wayIdx.set(t.wayIdx.subarray(v0, v0 + count), ways)
+    ways += count
+  }
+  t.wayCount = gatherU8(t.wayCount, order)
+  t.wayStart = wayStart
+  t.wayPlace = wayPlace
+  t.wayIdx = wayIdx
+  t.ways = ways
 }

@@ -3,23 +3,26 @@ import type { FlatBox } from "./GeoGrid.js"
 import type { TripColumns } from "./TripColumns.js"
 
 /**
- * The segment a trip with stops along the road matches by (docs/API.md, Along the road), as
- * `a * 65536 + b` over its stops `w0 .. w0 + last` in road order, or -1: the qualifying pair with
- * the fewest ends along the road, then the least `dF[a] + dT[b]`, then the earliest in road order;
- * with an end along the road, `b`'s position must be after `a`'s. One place only: the stop with
- * the smallest (along the road, distance, road order) key, to the last waypoint or from the first.
+ * The segment a trip with stops along the road matches by (docs/API.md, Along the road) when no
+ * pair of its waypoints (for one place, no waypoint) qualifies, as `a * 65536 + b` over its stops
+ * `w0 .. w0 + last` in road order, or -1: the qualifying pair with the fewest ends along the road,
+ * then the least `dF[a] + dT[b]`, then the earliest in road order, `b`'s position after `a`'s.
+ * One place only: the stop along the road with the smallest (distance, road order) key, to the
+ * last waypoint or from the first. The waypoints' own rule (`NearHits.segmentOf`, over the trip's
+ * `wayCount` waypoints from `wayStart`) has settled the segments without an end along the road.
  *
- * Only the stops the grid found near each place can be within its radius: `spanF` and `spanT`
- * (`NearHits.spanOf`, `first | last << 8`) bound them, and the stops outside are never measured.
- * The classes are tried in their order, each measuring only what it reads: waypoints first (a
- * qualifying pair of them, or for one place a waypoint, wins over everything along the road), then
- * the stops of a side whose other side has a waypoint within its radius, then the rest.
- * `dF` and `dT` are scratch of at least `last + 1` entries, read only where written. A stop's
- * position is `wLeg + wFrac`, and it lies along the road when `wMp` is not 0; both read in place,
- * as this runs per candidate.
+ * For a pair, only the stops the grid found near each place can be within its radius: `spanF`
+ * and `spanT` (`NearHits.spanOf`, `first | last << 8`, 0 for none) bound those along the road,
+ * the waypoints are measured all (they are few), and the stops outside both are never measured;
+ * a side's stops along the road are measured when the other side has a waypoint within its radius
+ * (one end along the road), and only then those of both (two). One place only, the scan reported
+ * one stop along the road per trip: every stop is measured. `dF` and `dT` are scratch of at least
+ * `last + 1` entries, read only where written. A stop's position is `wLeg + wFrac`, and it lies
+ * along the road when `wMp` is not 0; both read in place, as this runs per candidate.
  */
 export const roadSegment = (
   t: TripColumns,
+  slot: number,
   w0: number,
   last: number,
   from: FlatBox | undefined,
@@ -29,44 +32,45 @@ export const roadSegment = (
   dF: Float64Array,
   dT: Float64Array
 ): number => {
-  const { wMp, wLeg, wFrac } = t
-  // `from` never takes the last stop, `to` never the first; 255 stands for any place past 254.
-  const loF = spanF & 255
-  const hiF = Math.min((spanF >>> 8) === 255 ? last : spanF >>> 8, last - 1)
-  const loT = Math.max(spanT & 255, 1)
-  const hiT = (spanT >>> 8) === 255 ? last : Math.min(spanT >>> 8, last)
-  // Every stop near `from` at or after every stop near `to`: a trip the other way, about half of a
-  // pair's candidates.
-  if (from !== undefined && to !== undefined && loF >= hiT) return -1
-  if (from !== undefined) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] === 0) dF[s] = distanceWithin(t, from, w0 + s)
-  if (to !== undefined) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] === 0) dT[s] = distanceWithin(t, to, w0 + s)
+  const { wMp, wLeg, wFrac, wPlace } = t
   let ba = -1
   let bb = -1
   if (from !== undefined && to !== undefined) {
-    let best = Infinity
-    for (let a = loF; a <= hiF; a++) {
-      if (wMp[w0 + a] !== 0) continue
-      const da = dF[a]!
-      if (da === Infinity) continue
-      for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
-        if (wMp[w0 + b] !== 0) continue
-        const sum = da + dT[b]!
-        if (sum < best) {
-          best = sum
-          ba = a
-          bb = b
-        }
-      }
-    }
-    if (ba >= 0) return ba * 65536 + bb
-    // One end along the road: a stop near one place needs a waypoint within the other's radius,
-    // else its distance decides nothing yet.
+    // The stops along the road near each place (`from` never takes the last stop, `to` never the
+    // first; 255 stands for any place past 254), widened to the waypoints within each radius.
+    let loF = spanF === 0 ? last : spanF & 255
+    let hiF = spanF === 0 ? 0 : Math.min((spanF >>> 8) === 255 ? last : spanF >>> 8, last - 1)
+    let loT = spanT === 0 ? last : Math.max(spanT & 255, 1)
+    let hiT = spanT === 0 ? 0 : (spanT >>> 8) === 255 ? last : Math.min(spanT >>> 8, last)
+    const { wayPlace, wayIdx } = t
+    const v0 = t.wayStart[slot]!
+    const ways = t.wayCount[slot]!
     let wayF = false
     let wayT = false
-    for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] === 0 && dF[s]! !== Infinity) wayF = true
-    for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] === 0 && dT[s]! !== Infinity) wayT = true
-    if (wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(t, from, w0 + s)
-    if (wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(t, to, w0 + s)
+    for (let k = 0; k < ways; k++) {
+      const s = wayIdx[v0 + k]!
+      const df = k < ways - 1 ? distanceWithin(wayPlace, from, v0 + k) : Infinity
+      const dt = k > 0 ? distanceWithin(wayPlace, to, v0 + k) : Infinity
+      dF[s] = df
+      dT[s] = dt
+      if (df !== Infinity) {
+        wayF = true
+        if (s < loF) loF = s
+        if (s > hiF) hiF = s
+      }
+      if (dt !== Infinity) {
+        wayT = true
+        if (s < loT) loT = s
+        if (s > hiT) hiT = s
+      }
+    }
+    // Every stop near `from` at or after every stop near `to` (or none near one of them): a trip
+    // the other way, about half of a pair's candidates.
+    if (loF >= hiT) return -1
+    let best = Infinity
+    // One end along the road: a stop near one place needs a waypoint within the other's radius.
+    if (wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(wPlace, from, w0 + s)
+    if (wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(wPlace, to, w0 + s)
     if (wayF || wayT) {
       for (let a = loF; a <= hiF; a++) {
         const alongA = wMp[w0 + a] !== 0
@@ -89,8 +93,8 @@ export const roadSegment = (
       if (ba >= 0) return ba * 65536 + bb
     }
     // Both ends along the road.
-    if (!wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(t, from, w0 + s)
-    if (!wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(t, to, w0 + s)
+    if (!wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(wPlace, from, w0 + s)
+    if (!wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(wPlace, to, w0 + s)
     for (let a = loF; a <= hiF; a++) {
       if (wMp[w0 + a] === 0) continue
       const da = dF[a]!
@@ -109,43 +113,27 @@ export const roadSegment = (
       }
     }
   } else if (from !== undefined) {
+    const end = wLeg[w0 + last]! + wFrac[w0 + last]!
     let best = Infinity
-    for (let a = loF; a <= hiF; a++) {
-      if (wMp[w0 + a] === 0 && dF[a]! < best) {
-        best = dF[a]!
+    for (let a = 1; a < last; a++) {
+      if (wMp[w0 + a] === 0 || !(end > wLeg[w0 + a]! + wFrac[w0 + a]!)) continue
+      const d = distanceWithin(wPlace, from, w0 + a)
+      if (d < best) {
+        best = d
         ba = a
-      }
-    }
-    if (ba < 0) {
-      const end = wLeg[w0 + last]! + wFrac[w0 + last]!
-      for (let a = loF; a <= hiF; a++) {
-        if (wMp[w0 + a] === 0 || !(end > wLeg[w0 + a]! + wFrac[w0 + a]!)) continue
-        const d = distanceWithin(t, from, w0 + a)
-        if (d < best) {
-          best = d
-          ba = a
-        }
       }
     }
     bb = last
   } else if (to !== undefined) {
+    const start = wLeg[w0]! + wFrac[w0]!
     let best = Infinity
     ba = 0
-    for (let b = loT; b <= hiT; b++) {
-      if (wMp[w0 + b] === 0 && dT[b]! < best) {
-        best = dT[b]!
+    for (let b = 1; b < last; b++) {
+      if (wMp[w0 + b] === 0 || !(wLeg[w0 + b]! + wFrac[w0 + b]! > start)) continue
+      const d = distanceWithin(wPlace, to, w0 + b)
+      if (d < best) {
+        best = d
         bb = b
-      }
-    }
-    if (bb < 0) {
-      const start = wLeg[w0]! + wFrac[w0]!
-      for (let b = loT; b <= hiT; b++) {
-        if (wMp[w0 + b] === 0 || !(wLeg[w0 + b]! + wFrac[w0 + b]! > start)) continue
-        const d = distanceWithin(t, to, w0 + b)
-        if (d < best) {
-          best = d
-          bb = b
-        }
       }
     }
   }
