@@ -8,6 +8,7 @@ import polyline from "@mapbox/polyline"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { COMFORT_STARS, type Comfort } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
+import { Gazetteer } from "@tripsearch/gazetteer"
 import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -209,9 +210,14 @@ describe("the traveller's website in a real browser", () => {
     expect(data.road).toEqual(points)
     expect(data.part).toEqual(points.slice(1))
     const labels = data.stops.map((s: Json) => s.label)
-    expect(labels).toContain(trip.waypoints[0]!.city)
-    expect(labels.some((l: string) => l.startsWith(`Pick-up: ${trip.waypoints[1]!.city}`))).toBe(true)
-    expect(labels.some((l: string) => l.startsWith(`Drop-off: ${trip.waypoints[n]!.city}`))).toBe(true)
+    // The page names towns in its language, as the API does: Botoşani is Botosani in en_GB.
+    const named = (k: number) => {
+      const w = trip.waypoints[k] as FeedTrip["waypoints"][number] & { readonly country: string }
+      return Gazetteer.shared().localCityName(w.city, w.country, w.lat, w.lon, "en_GB")
+    }
+    expect(labels).toContain(named(0))
+    expect(labels.some((l: string) => l.startsWith(`Pick-up: ${named(1)}`))).toBe(true)
+    expect(labels.some((l: string) => l.startsWith(`Drop-off: ${named(n)}`))).toBe(true)
     expect(data.stops.length).toBe(trip.waypoints.length)
     // Leaflet drew them once the map came into view: the road, the passenger's part, a label per
     // stop; the SVG is put away.
