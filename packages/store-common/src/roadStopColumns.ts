@@ -1,5 +1,5 @@
 import {
-  decodePath,
+  decodeValidPath,
   type FeedTrip,
   MeetingPointGrid,
   PASS_DEG,
@@ -10,6 +10,9 @@ import {
 } from "@tripsearch/core"
 import { cachedOffsetAt } from "./zoneOffsets.js"
 
+
+/** What the stops along the road are worked out from: a meeting point's id, place and status. */
+export type RoadMeetingPoint = Pick<StoredMeetingPoint, "id" | "lat" | "lon" | "status">
 
 /** The stored columns of a trip's road: its stops along the road (JSON) and its road's bounding box. */
 export interface RoadColumns {
@@ -28,7 +31,7 @@ export class RoadStopper {
   private readonly grid: MeetingPointGrid
   private readonly cache = new RoadStopCache()
 
-  constructor(meetingPoints: Iterable<Pick<StoredMeetingPoint, "id" | "lat" | "lon" | "status">>) {
+  constructor(meetingPoints: Iterable<RoadMeetingPoint>) {
     this.grid = new MeetingPointGrid([...meetingPoints].filter((mp) => mp.status === "active"))
   }
 
@@ -38,15 +41,18 @@ export class RoadStopper {
     return this.columnsOfTrip(JSON.parse(tripJson) as FeedTrip)
   }
 
+  /** The road columns of a decoded trip, whose paths are valid (the feed's rules). */
   columnsOfTrip(trip: FeedTrip): RoadColumns {
     let minLat = Infinity
     let maxLat = -Infinity
     let minLon = Infinity
     let maxLon = -Infinity
+    // Each path decoded once, for the box and the stops both: decoding is much of the work.
+    const legPoints: Array<Array<[number, number]> | undefined> = []
     for (const leg of trip.legs) {
-      if (leg.path === undefined) continue
-      const points = decodePath(leg.path)
-      if (typeof points === "string") continue
+      const points = leg.path === undefined ? undefined : decodeValidPath(leg.path)
+      legPoints.push(points)
+      if (points === undefined) continue
       for (const [lat, lon] of points) {
         if (lat < minLat) minLat = lat
         if (lat > maxLat) maxLat = lat
@@ -55,7 +61,7 @@ export class RoadStopper {
       }
     }
     if (minLat === Infinity) return NO_ROAD
-    const stops = roadStopsOf(trip, this.grid, cachedOffsetAt, this.cache)
+    const stops = roadStopsOf(trip, this.grid, cachedOffsetAt, this.cache, legPoints)
     return { road_stops: stops.length > 0 ? JSON.stringify(stops) : null, road_box: [minLat, maxLat, minLon, maxLon] }
   }
 }
