@@ -115,3 +115,33 @@ describe("meeting points in the SQLite store", () => {
     expect((await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })).pager.total).toBe(0)
   })
 })
+
+describe("the stops along the road of an import", () => {
+  it("are the same worked out in the decode threads as in the import's own thread", async () => {
+    // Meeting points on and off the road, one of them a waypoint's own (12, Lyon's) and one removed.
+    const points = [
+      mp(1, ...MACON),
+      mp(2, 47.8, 3.575),
+      mp(3, 46.805, 4.852),
+      mp(4, 47.3, 1.2),
+      mp(12, ...LYON),
+      mp(5, 46.31, 4.831, { status: "removed" })
+    ]
+    const lines = Array.from({ length: 1_300 }, (_, k) =>
+      JSON.stringify(pathTrip(`r${k}`, { detour: k % 3 === 0 ? "ON_TIME" : "FIFTEEN_MINUTES", departure_time: `2030-07-${String(10 + (k % 20)).padStart(2, "0")}T0${k % 10}:30:00+02:00` }))
+    )
+    const file = tmp.write("roads.ndjson", lines.join("\n") + "\n")
+    const other = openDatabase(tmp.path("other.db"))
+    try {
+      for (const d of [db, other]) expect(await importMeetingPoints(d, [points.join("\n")])).toMatchObject({ ok: true })
+      expect(await importFeed(db, file, { decodeThreads: 0 })).toMatchObject({ ok: true, imported: 1_300 })
+      expect(await importFeed(other, file, { decodeThreads: 2, decodeThreadsAfter: 0 })).toMatchObject({ ok: true, imported: 1_300 })
+      const rows = (d: SqliteDatabase) => d.prepare("SELECT * FROM trips ORDER BY id").all()
+      expect(rows(other)).toEqual(rows(db))
+      const withStops = db.prepare("SELECT count(*) FROM trips WHERE road_stops IS NOT NULL").pluck().get()
+      expect(withStops).toBeGreaterThan(800)
+    } finally {
+      other.close()
+    }
+  })
+})
