@@ -23,8 +23,9 @@ export interface ImportOptions {
   readonly progressEvery?: number
   /**
    * Worker threads that decode lines while this thread writes (default: the machine's cores, at
-   * most 4; 0 decodes here). They start only once `decodeThreadsAfter` lines (default 20,000)
-   * have been decoded here: a small feed does not wait for threads to load.
+   * most 4; 0 decodes here). They start only once `decodeThreadsAfter` lines (default 20,000,
+   * or 4,000 when the store has active meeting points) have been decoded here: a small feed does
+   * not wait for threads to load.
    */
   readonly decodeThreads?: number
   readonly decodeThreadsAfter?: number
@@ -70,7 +71,9 @@ export const readFeed = async (
 ): Promise<FeedRead> => {
   const progressEvery = options.progressEvery ?? 10_000
   const threads = Math.max(0, options.decodeThreads ?? Math.min(4, availableParallelism()))
-  const threadsAfter = options.decodeThreadsAfter ?? 20_000
+  // A line whose stops along the road are worked out costs about five times one without: the
+  // threads pay for their start sooner.
+  const threadsAfter = options.decodeThreadsAfter ?? (meetingPoints.length > 0 ? 4_000 : 20_000)
   const errors: Array<string> = []
   const seenOn = new Map<string, number>()
   let trips = 0
