@@ -68,21 +68,27 @@ export const legPasses = (
   const bestD = new Map<number, number>()
   const bestT = new Map<number, number>()
   const m = road.lat.length - 1
-  for (let t = 0; t <= m; t++) {
-    const lat = road.lat[t]!
-    const lon = road.lon[t]!
+  // One visitor for the whole road, reading the current point from these (not a closure a point).
+  let lat = 0
+  let lon = 0
+  let cosLat = 1
+  let t = 0
+  const visit = (id: number, mpLat: number, mpLon: number): void => {
+    const d = haversineKmFrom(lat, lon, cosLat, mpLat, mpLon)
+    if (!(d <= PASS_KM)) return
+    const before = bestD.get(id)
+    // Points come in order: an equal distance later keeps the earlier point.
+    if (before === undefined || d < before) {
+      bestD.set(id, d)
+      bestT.set(id, t)
+    }
+  }
+  for (t = 0; t <= m; t++) {
+    lat = road.lat[t]!
+    lon = road.lon[t]!
     // haversineKm's own factor (lat * RAD), so that every distance is the same double as before.
-    const cosLat = Math.cos(lat * (Math.PI / 180))
-    grid.near(lat, lon, (id, mpLat, mpLon) => {
-      const d = haversineKmFrom(lat, lon, cosLat, mpLat, mpLon)
-      if (!(d <= PASS_KM)) return
-      const before = bestD.get(id)
-      // Points come in order: an equal distance later keeps the earlier point.
-      if (before === undefined || d < before) {
-        bestD.set(id, d)
-        bestT.set(id, t)
-      }
-    })
+    cosLat = Math.cos(lat * (Math.PI / 180))
+    grid.near(lat, lon, visit)
   }
   const passes: Array<readonly [number, number]> = []
   for (const [id, t] of bestT) passes.push([id, road.s[t]! / road.length])
