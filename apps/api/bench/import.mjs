@@ -142,6 +142,8 @@ const run = async (label, lib, dbPath) => {
  * Every column the two stores have in common, of every row, in id order: the number of rows that
  * differ. Each store is opened with its own build (a newer build refuses an older schema), and a
  * column only one of them has (one added since) is left out of the comparison and named.
+ * `road_stops` is compared as the stops it holds: a BLOB (this build's encoding) is read back
+ * with this build's `readRoadStops` and written as JSON, the column's earlier form.
  */
 const compareStores = (a, libA, b, libB) => {
   const [da, db] = [libA.openDatabase(a, { readonly: true }), libB.openDatabase(b, { readonly: true })]
@@ -150,7 +152,14 @@ const compareStores = (a, libA, b, libB) => {
   const common = columns(da).filter((c) => inB.has(c))
   const only = [...columns(da), ...columns(db)].filter((c) => !common.includes(c))
   const list = common.map((c) => `"${c}"`).join(", ")
-  const rows = (d) => d.prepare(`SELECT ${list} FROM trips ORDER BY id`).raw().iterate()
+  const stopsAt = common.indexOf("road_stops")
+  const asStops = (row) => {
+    if (stopsAt >= 0 && Buffer.isBuffer(row[stopsAt])) row[stopsAt] = JSON.stringify(current.readRoadStops(row[stopsAt]))
+    return row
+  }
+  const rows = function* (d) {
+    for (const row of d.prepare(`SELECT ${list} FROM trips ORDER BY id`).raw().iterate()) yield asStops(row)
+  }
   const ib = rows(db)
   let rowsSeen = 0
   let differ = 0

@@ -47,7 +47,7 @@ const TRIP_COLUMNS: ReadonlyArray<CopyColumn<FeedRow>> = [
   { name: "shown", type: "bytea", value: (r) => bytea(r.shown) },
   { name: "zone_offsets", type: "text", value: (r) => text(r.zone_offsets) },
   { name: "trip_json", type: "text", value: (r) => text(r.trip_json) },
-  { name: "road_stops", type: "text", value: (r) => orNull(r.road_stops), nullable: true },
+  { name: "road_stops", type: "bytea", value: (r) => (r.road_stops === null ? "\\N" : bytea(r.road_stops)), nullable: true },
   { name: "road_min_lat", type: "double precision", value: (r) => orNull(r.road_box?.[0]), nullable: true },
   { name: "road_max_lat", type: "double precision", value: (r) => orNull(r.road_box?.[1]), nullable: true },
   { name: "road_min_lon", type: "double precision", value: (r) => orNull(r.road_box?.[2]), nullable: true },

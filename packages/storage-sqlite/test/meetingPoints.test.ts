@@ -2,7 +2,7 @@ import polyline from "@mapbox/polyline"
 import { InMemoryTripMatcher, PlaceResolver, type RequestContext, searchTrips, TripDetail, tripDetails, TripIndex, TripMatcher, TripStore } from "@tripsearch/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { importFeed, importMeetingPoints, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
+import { importFeed, importMeetingPoints, makeSqliteTripStore, MIGRATIONS, openDatabase, readRoadStops, type SqliteDatabase } from "../src/index.js"
 import { feed, tempDir, tripInput } from "@tripsearch/store-tests"
 
 // A Paris -> Lyon -> Marseille trip whose first leg passes Mâcon, on a real SQLite file.
@@ -142,6 +142,32 @@ describe("the stops along the road of an import", () => {
       expect(withStops).toBeGreaterThan(800)
     } finally {
       other.close()
+    }
+  })
+})
+
+describe("a store whose stops along the road are JSON (schema 5)", () => {
+  it("gets them as the same stops in the column's encoding when it is opened", async () => {
+    const path = tmp.path("old.db")
+    const old = openDatabase(path)
+    expect(await importMeetingPoints(old, [[mp(1, ...MACON), mp(2, 47.8, 3.575), mp(3, 46.805, 4.852)].join("\n")])).toMatchObject({ ok: true })
+    expect(await importFeed(old, Array.from({ length: 40 }, (_, k) => JSON.stringify(pathTrip(`j${k}`, k % 4 === 0 ? { detour: "ON_TIME" } : {}))))).toMatchObject({ ok: true })
+    const rows = (d: SqliteDatabase) => d.prepare("SELECT * FROM trips ORDER BY id").all()
+    const before = rows(old)
+    // The column as schema 5 wrote it: the stops as JSON text.
+    const toJson = old.prepare("UPDATE trips SET road_stops = ? WHERE id = ?")
+    for (const [id, stops] of old.prepare("SELECT id, road_stops FROM trips WHERE road_stops IS NOT NULL").raw().all() as Array<[string, Buffer]>) {
+      toJson.run(JSON.stringify(readRoadStops(stops)), id)
+    }
+    old.pragma("user_version = 5")
+    expect(old.prepare("SELECT count(*) FROM trips WHERE typeof(road_stops) = 'text'").pluck().get()).toBe(30)
+    old.close()
+    const db2 = openDatabase(path)
+    try {
+      expect(db2.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length)
+      expect(rows(db2)).toEqual(before)
+    } finally {
+      db2.close()
     }
   })
 })

@@ -34,9 +34,11 @@ export class FeedDecodePool {
           // Buffers arrive as plain Uint8Arrays; the stores write Buffers (better-sqlite3 binds them as BLOBs).
           for (const d of m.decoded) {
             if (d.row === undefined) continue
-            const row = d.row as { packed: Buffer; shown: Buffer }
+            const row = d.row as { packed: Buffer; shown: Buffer; road_stops: Buffer | null }
             row.packed = Buffer.from(d.row.packed.buffer, d.row.packed.byteOffset, d.row.packed.byteLength)
             row.shown = Buffer.from(d.row.shown.buffer, d.row.shown.byteOffset, d.row.shown.byteLength)
+            const stops = d.row.road_stops
+            if (stops !== null) row.road_stops = Buffer.from(stops.buffer, stops.byteOffset, stops.byteLength)
           }
           w.resolve(m.decoded)
         }

@@ -3,20 +3,20 @@ import {
   type FeedTrip,
   MeetingPointGrid,
   PASS_DEG,
-  type RoadStop,
   RoadStopCache,
   roadStopsOf,
   type StoredMeetingPoint
 } from "@tripsearch/core"
+import { encodeRoadStops } from "./roadStopsBlob.js"
 import { cachedOffsetAt } from "./zoneOffsets.js"
 
 
 /** What the stops along the road are worked out from: a meeting point's id, place and status. */
 export type RoadMeetingPoint = Pick<StoredMeetingPoint, "id" | "lat" | "lon" | "status">
 
-/** The stored columns of a trip's road: its stops along the road (JSON) and its road's bounding box. */
+/** The stored columns of a trip's road: its stops along the road (`encodeRoadStops`) and its road's bounding box. */
 export interface RoadColumns {
-  readonly road_stops: string | null
+  readonly road_stops: Buffer | null
   readonly road_box: readonly [minLat: number, maxLat: number, minLon: number, maxLon: number] | null
 }
 
@@ -62,13 +62,9 @@ export class RoadStopper {
     }
     if (minLat === Infinity) return NO_ROAD
     const stops = roadStopsOf(trip, this.grid, cachedOffsetAt, this.cache, legPoints)
-    return { road_stops: stops.length > 0 ? JSON.stringify(stops) : null, road_box: [minLat, maxLat, minLon, maxLon] }
+    return { road_stops: stops.length > 0 ? encodeRoadStops(stops) : null, road_box: [minLat, maxLat, minLon, maxLon] }
   }
 }
-
-/** A `road_stops` column back as the stops (none when NULL). */
-export const readRoadStops = (column: string | null | undefined): ReadonlyArray<RoadStop> | undefined =>
-  column === null || column === undefined ? undefined : (JSON.parse(column) as Array<RoadStop>)
 
 /**
  * The box to look for trips whose road may pass a meeting point at (lat, lon): a road's box
