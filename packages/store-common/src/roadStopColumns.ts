@@ -29,9 +29,11 @@ const NO_ROAD: RoadColumns = { road_stops: null, road_box: null }
  */
 export class RoadStopper {
   private readonly grid: MeetingPointGrid
-  private readonly cache = new RoadStopCache()
+  private readonly cache: RoadStopCache
 
-  constructor(meetingPoints: Iterable<RoadMeetingPoint>) {
+  /** `cacheLegs`: how many legs' passes `RoadStopCache` keeps (core's default when not given). */
+  constructor(meetingPoints: Iterable<RoadMeetingPoint>, cacheLegs?: number) {
+    this.cache = new RoadStopCache(cacheLegs)
     this.grid = new MeetingPointGrid([...meetingPoints].filter((mp) => mp.status === "active"))
   }
 
