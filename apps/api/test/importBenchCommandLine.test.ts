@@ -19,6 +19,7 @@ describe("bench:import's command line", () => {
     [["--trips", "0"], '--trips must be a positive integer, got "0"'],
     [["--trips", "ten"], '--trips must be a positive integer, got "ten"'],
     [["--keep", "maybe"], '--keep must be yes or no, got "maybe"'],
+    [["--roads", "maybe"], '--roads must be on or off, got "maybe"'],
     [["--previous", "/nonexistent/index.js"], "--previous: no file /nonexistent/index.js"]
   ])("refuses %j with exit 2 before any work", (args, message) => {
     const r = run(...args)

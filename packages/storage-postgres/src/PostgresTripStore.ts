@@ -7,7 +7,7 @@ import { migrate } from "./migrations.js"
 import { makePostgresSnapshotShelf } from "./PostgresSnapshotShelf.js"
 import { isUnreachable, storeRead } from "./unavailable.js"
 
-const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: string | null): StoredTrip => {
+const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: Buffer | null): StoredTrip => {
   const stops = readRoadStops(roadStops)
   return {
     trip: JSON.parse(tripJson) as FeedTrip,
@@ -20,7 +20,7 @@ const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: string | n
 const SCAN_BATCH = 2_000
 
 /** A trip's index record from its `id, packed, shown` columns. */
-const recordOf = (row: { id: string; packed: Buffer; shown: Buffer; road_stops: string | null }): IndexRecord => {
+const recordOf = (row: { id: string; packed: Buffer; shown: Buffer; road_stops: Buffer | null }): IndexRecord => {
   const record = unpackRecord(row.id, row.packed, row.shown)
   const road = readRoadStops(row.road_stops)
   return road === undefined ? record : { ...record, road }
@@ -43,7 +43,7 @@ export const currentSeq = async (sql: Sql): Promise<number> => {
 export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
   getTrip: (id) =>
     storeRead(async () => {
-      const [row] = await sql<Array<{ trip_json: string; zone_offsets: string; road_stops: string | null }>>`
+      const [row] = await sql<Array<{ trip_json: string; zone_offsets: string; road_stops: Buffer | null }>>`
         SELECT trip_json, zone_offsets, road_stops FROM trips WHERE id = ${id}`
       return row === undefined ? Option.none() : Option.some(storedFrom(row.trip_json, row.zone_offsets, row.road_stops))
     }),
@@ -51,7 +51,7 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
     storeRead(async () => {
       const out = new Map<string, StoredTrip>()
       if (ids.length === 0) return out
-      const rows = await sql<Array<{ id: string; trip_json: string; zone_offsets: string; road_stops: string | null }>>`
+      const rows = await sql<Array<{ id: string; trip_json: string; zone_offsets: string; road_stops: Buffer | null }>>`
         SELECT id, trip_json, zone_offsets, road_stops FROM trips WHERE id = ANY(${sql.array([...ids])}::text[])`
       for (const row of rows) out.set(row.id, storedFrom(row.trip_json, row.zone_offsets, row.road_stops))
       return out
@@ -76,7 +76,7 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
       () =>
         sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
           const seq = await currentSeq(tx as unknown as Sql)
-          await tx<Array<{ id: string; packed: Buffer; shown: Buffer; road_stops: string | null }>>`
+          await tx<Array<{ id: string; packed: Buffer; shown: Buffer; road_stops: Buffer | null }>>`
             SELECT id, packed, shown, road_stops FROM trips WHERE status = 'active' ORDER BY id`.cursor(SCAN_BATCH, (rows) => {
             for (const row of rows) onRecord(recordOf(row))
           })
@@ -91,7 +91,7 @@ export const makePostgresTripStore = (sql: Sql): TripStore["Type"] => ({
         const upserts: Array<IndexRecord> = []
         const removed: Array<string> = []
         if (seq > since) {
-          const rows = await tx<Array<{ status: string; id: string; packed: Buffer; shown: Buffer; road_stops: string | null }>>`
+          const rows = await tx<Array<{ status: string; id: string; packed: Buffer; shown: Buffer; road_stops: Buffer | null }>>`
             SELECT status, id, packed, shown, road_stops FROM trips WHERE seq > ${since} ORDER BY seq`
           for (const row of rows) {
             if (row.status === "active") upserts.push(recordOf(row))

@@ -1,7 +1,7 @@
 import { once } from "node:events"
 import { finished } from "node:stream/promises"
 import type { Writable } from "node:stream"
-import { type FeedSource, type ImportOptions, type ImportResult, readFeed, type RoadColumns, RoadStopper, type TripRow } from "@tripsearch/store-common"
+import { type FeedRow, type FeedSource, type ImportOptions, type ImportResult, readFeed } from "@tripsearch/store-common"
 import type { Sql } from "./connectPostgres.js"
 import { activeMeetingPoints } from "./importMeetingPoints.js"
 
@@ -25,9 +25,6 @@ interface CopyColumn<R> {
   readonly nullable?: boolean
 }
 
-/** A trip row with its road's columns (`RoadStopper`), as the import writes it. */
-type FeedRow = TripRow & RoadColumns
-
 const orNull = (x: string | number | null | undefined): string => (x === null || x === undefined ? "\\N" : typeof x === "string" ? text(x) : String(x))
 
 /**
@@ -50,7 +47,7 @@ const TRIP_COLUMNS: ReadonlyArray<CopyColumn<FeedRow>> = [
   { name: "shown", type: "bytea", value: (r) => bytea(r.shown) },
   { name: "zone_offsets", type: "text", value: (r) => text(r.zone_offsets) },
   { name: "trip_json", type: "text", value: (r) => text(r.trip_json) },
-  { name: "road_stops", type: "text", value: (r) => orNull(r.road_stops), nullable: true },
+  { name: "road_stops", type: "bytea", value: (r) => (r.road_stops === null ? "\\N" : bytea(r.road_stops)), nullable: true },
   { name: "road_min_lat", type: "double precision", value: (r) => orNull(r.road_box?.[0]), nullable: true },
   { name: "road_max_lat", type: "double precision", value: (r) => orNull(r.road_box?.[1]), nullable: true },
   { name: "road_min_lon", type: "double precision", value: (r) => orNull(r.road_box?.[2]), nullable: true },
@@ -127,14 +124,15 @@ export const importFeed = async (sql: Sql, source: FeedSource, options: ImportOp
             line integer NOT NULL, ${TRIP_COLUMNS.map((c) => `${c.name} ${c.type}${c.nullable === true ? "" : " NOT NULL"}`).join(", ")}
           ) ON COMMIT DROP`)
       }
-      // Each trip's stops along the road, from the store's active meeting points (docs/FEED.md).
-      const roads = new RoadStopper(await activeMeetingPoints(t))
+      // Each trip's stops along the road, from the store's active meeting points (docs/FEED.md),
+      // worked out where its line is decoded.
+      const meetingPoints = await activeMeetingPoints(t)
       // Into an empty store each line is a new trip: its number is known as it is read.
       const copy = empty ? await openCopy(t, "trips", "seq", TRIP_COLUMNS) : await openCopy(t, "import_rows", "line", TRIP_COLUMNS)
       let line = 0
       let read: Awaited<ReturnType<typeof readFeed>>
       try {
-        read = await readFeed(source, options, (row) => copy.add(empty ? base + ++line : ++line, { ...row, ...roads.columnsOf(row.trip_json) }))
+        read = await readFeed(source, options, meetingPoints, (row) => copy.add(empty ? base + ++line : ++line, row))
       } catch (e) {
         await copy.fail(e)
         throw e

@@ -1,5 +1,5 @@
 import type { StoredMeetingPoint } from "@tripsearch/core"
-import { type FeedSource, passBox, readMeetingPoints, RoadStopper } from "@tripsearch/store-common"
+import { type FeedSource, passBox, readMeetingPoints, RoadStopper, sameRoadStops } from "@tripsearch/store-common"
 import type { Sql } from "./connectPostgres.js"
 import { CHANGES_CHANNEL } from "./importFeed.js"
 
@@ -67,9 +67,9 @@ export const importMeetingPoints = async (sql: Sql, source: FeedSource): Promise
       }
       const roads = new RoadStopper(await activeMeetingPoints(tx))
       for (const id of [...candidates].sort()) {
-        const [row] = await tx<Array<{ trip_json: string; road_stops: string | null }>>`SELECT trip_json, road_stops FROM trips WHERE id = ${id}`
+        const [row] = await tx<Array<{ trip_json: string; road_stops: Buffer | null }>>`SELECT trip_json, road_stops FROM trips WHERE id = ${id}`
         const next = roads.columnsOf(row!.trip_json).road_stops
-        if (next === row!.road_stops) continue
+        if (sameRoadStops(next, row!.road_stops)) continue
         seq++
         await tx`UPDATE trips SET road_stops = ${next}, seq = ${seq} WHERE id = ${id}`
         trips++

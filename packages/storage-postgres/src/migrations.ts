@@ -1,3 +1,5 @@
+import type { RoadStop } from "@tripsearch/core"
+import { encodeRoadStops } from "@tripsearch/store-common"
 import type { Sql } from "./connectPostgres.js"
 
 /**
@@ -5,7 +7,13 @@ import type { Sql } from "./connectPostgres.js"
  * of `tripsearch_schema`) to `k + 1`; each step runs in its own transaction. Append new steps, never
  * edit applied ones.
  */
-export const MIGRATIONS: ReadonlyArray<string> = [
+/** A migration step: SQL, or a function for what SQL cannot do (re-encoding a column's values). */
+export type Migration = string | ((tx: Sql) => Promise<void>)
+
+/** Rows re-encoded per statement by the road_stops step. */
+const REENCODE_BATCH = 1_000
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   `
   CREATE TABLE meta (
     key   text PRIMARY KEY,
@@ -110,7 +118,23 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   ALTER TABLE trips ADD COLUMN road_min_lon double precision;
   ALTER TABLE trips ADD COLUMN road_max_lon double precision;
   CREATE INDEX trips_road_box ON trips (road_min_lat, road_max_lat, road_min_lon, road_max_lon) WHERE road_min_lat IS NOT NULL;
-  `
+  `,
+  // road_stops from JSON text to store-common's encodeRoadStops bytes.
+  async (tx) => {
+    await tx.unsafe("ALTER TABLE trips ALTER COLUMN road_stops TYPE bytea USING convert_to(road_stops, 'UTF8')")
+    let after = ""
+    for (;;) {
+      const rows = await tx<Array<{ id: string; road_stops: Buffer }>>`
+        SELECT id, road_stops FROM trips WHERE road_stops IS NOT NULL AND id > ${after} ORDER BY id LIMIT ${REENCODE_BATCH}`
+      if (rows.length === 0) return
+      const ids = rows.map((r) => r.id)
+      const hex = rows.map((r) => encodeRoadStops(JSON.parse(r.road_stops.toString("utf8")) as Array<RoadStop>).toString("hex"))
+      await tx`
+        UPDATE trips SET road_stops = decode(v.hex, 'hex')
+        FROM unnest(${tx.array(ids)}::text[], ${tx.array(hex)}::text[]) AS v(id, hex) WHERE trips.id = v.id`
+      after = ids[ids.length - 1]!
+    }
+  }
 ]
 
 /** Any number: it only has to be the same in every process migrating the same database. */
@@ -132,7 +156,9 @@ export const migrate = async (sql: Sql): Promise<number> => {
         throw new Error(`database schema version ${current} is newer than this build knows (${MIGRATIONS.length})`)
       }
       if (current === MIGRATIONS.length) return true
-      await tx.unsafe(MIGRATIONS[current]!)
+      const step = MIGRATIONS[current]!
+      if (typeof step === "string") await tx.unsafe(step)
+      else await step(tx as unknown as Sql)
       await tx`UPDATE tripsearch_schema SET version = ${current + 1}`
       return false
     })

@@ -1,9 +1,10 @@
 import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { freshDatabase, toLine, tripInput, variedTrips } from "@tripsearch/store-tests"
-import { importFeed as importIntoSqlite, openDatabase } from "@tripsearch/storage-sqlite"
+import { importFeed as importIntoSqlite, importMeetingPoints as importSqliteMeetingPoints, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
+import { readRoadStops } from "@tripsearch/store-common"
 import {
-  connectPostgres, createKey, importFeed, listenForChanges, makePostgresKeyStore, makePostgresTripStore, migrate, MIGRATIONS, revokeKey,
+  connectPostgres, createKey, importFeed, importMeetingPoints, listenForChanges, makePostgresKeyStore, makePostgresTripStore, migrate, MIGRATIONS, revokeKey,
   schemaVersion, type Sql
 } from "../src/index.js"
 
@@ -171,5 +172,59 @@ describe("keys across replicas", () => {
     expect(Option.isSome(await run(replica.service.find(key)))).toBe(true) // the lookup of 0 ms ago stands
     await new Promise((r) => setTimeout(r, 350))
     expect(await run(replica.service.find(key))).toEqual(Option.none())
+  })
+})
+
+describe("stops along the road", () => {
+  // Paris -> Lyon -> Marseille, the first leg's road passing Mâcon (as the SQLite store's tests).
+  const PATH = "wheiHgljMvjmEgzlF~hbE__yFnu~A~{BnsiBsb@"
+  const mp = (id: number, lat: number, lon: number) =>
+    JSON.stringify({ id, name: `Point ${id}`, full_name: `Point ${id}, Town`, city: "Town", lat, lon, country: "FR", tags: ["TRAIN_STATION"] })
+  const points = [mp(1, 46.3069, 4.8287), mp(2, 47.8, 3.575), mp(3, 46.805, 4.852)].join("\n")
+  const lines = Array.from({ length: 1_100 }, (_, k) => {
+    const trip = tripInput(`r${k}`, { departure_time: `2030-07-${String(10 + (k % 20)).padStart(2, "0")}T08:30:00+02:00`, ...(k % 4 === 0 ? { detour: "ON_TIME" } : {}) })
+    const legs = trip["legs"] as Array<Record<string, unknown>>
+    return toLine({ ...trip, legs: [{ ...legs[0], path: PATH }, legs[1]] })
+  })
+  const ROAD = "id, road_stops, road_min_lat, road_max_lat, road_min_lon, road_max_lon"
+
+  it("are the SQLite store's, worked out in the decode threads, read back the same, and not changed by the same meeting points again", async () => {
+    const sql = pool()
+    await migrate(sql)
+    expect(await importMeetingPoints(sql, [points])).toMatchObject({ ok: true, imported: 3 })
+    expect(await importFeed(sql, lines, { decodeThreads: 2, decodeThreadsAfter: 0 })).toMatchObject({ ok: true, imported: 1_100 })
+    const sqlite = openDatabase(":memory:")
+    try {
+      expect(await importSqliteMeetingPoints(sqlite, [points])).toMatchObject({ ok: true })
+      expect(await importIntoSqlite(sqlite, lines, { decodeThreads: 0 })).toMatchObject({ ok: true, imported: 1_100 })
+      const expected = (sqlite.prepare(`SELECT ${ROAD} FROM trips ORDER BY id`).all() as Array<Record<string, unknown>>).map((row) => ({
+        ...row,
+        road_stops: row["road_stops"] === null ? null : Buffer.from(row["road_stops"] as Uint8Array)
+      }))
+      expect(expected.filter((r) => r["road_stops"] !== null)).toHaveLength(825)
+      expect([...(await sql.unsafe(`SELECT ${ROAD} FROM trips ORDER BY id`))]).toEqual(expected)
+      const fromSqlite = await run(makeSqliteTripStore(sqlite).getTrip("r1"))
+      const fromPostgres = await run(makePostgresTripStore(sql).getTrip("r1"))
+      expect(Option.getOrThrow(fromPostgres).roadStops).toEqual(Option.getOrThrow(fromSqlite).roadStops)
+      expect(Option.getOrThrow(fromPostgres).roadStops!.map((s) => s.mp)).toEqual([2, 3, 1])
+    } finally {
+      sqlite.close()
+    }
+    expect(await importMeetingPoints(sql, [points])).toMatchObject({ ok: true, unchanged: 3, trips: 0 })
+  })
+
+  it("stored as JSON by the schema before, are the same stops after the migration", async () => {
+    const sql = pool()
+    await migrate(sql)
+    expect(await importMeetingPoints(sql, [points])).toMatchObject({ ok: true })
+    expect(await importFeed(sql, lines.slice(0, 60))).toMatchObject({ ok: true })
+    const before = [...(await sql.unsafe(`SELECT * FROM trips ORDER BY id`))]
+    // The column as the schema before wrote it: the stops as JSON text.
+    const json = before.filter((r) => r["road_stops"] !== null).map((r) => [r["id"] as string, JSON.stringify(readRoadStops(r["road_stops"] as Buffer))])
+    await sql`ALTER TABLE trips ALTER COLUMN road_stops TYPE text USING NULL`
+    for (const [id, stops] of json) await sql`UPDATE trips SET road_stops = ${stops!} WHERE id = ${id!}`
+    await sql`UPDATE tripsearch_schema SET version = ${MIGRATIONS.length - 1}`
+    expect(await migrate(sql)).toBe(MIGRATIONS.length)
+    expect([...(await sql.unsafe(`SELECT * FROM trips ORDER BY id`))]).toEqual(before)
   })
 })

@@ -14,7 +14,7 @@ import { Effect, Layer, Option } from "effect"
 import { openDatabase, type SqliteDatabase } from "./openDatabase.js"
 import { INDEX_COLUMNS, readRoadStops, unpackRecord } from "@tripsearch/store-common"
 
-const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: string | null): StoredTrip => {
+const storedFrom = (tripJson: string, zoneOffsets: string, roadStops: Buffer | null): StoredTrip => {
   const stops = readRoadStops(roadStops)
   return {
     trip: JSON.parse(tripJson) as FeedTrip,
@@ -31,7 +31,7 @@ const shownRecord = (row: ReadonlyArray<unknown>, tripJson: (id: string) => stri
   const shown = row[2] as Uint8Array | null
   const id = row[0] as string
   const record = unpackRecord(id, row[1] as Uint8Array, shown ?? encodeShown(JSON.parse(tripJson(id)) as FeedTrip))
-  const road = readRoadStops(row[3] as string | null)
+  const road = readRoadStops(row[3] as Buffer | null)
   return road === undefined ? record : { ...record, road }
 }
 
@@ -71,14 +71,14 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   return {
     getTrip: (id) =>
       Effect.sync(() => {
-        const row = getOne.get(id) as [string, string, string | null] | undefined
+        const row = getOne.get(id) as [string, string, Buffer | null] | undefined
         return row === undefined ? Option.none() : Option.some(storedFrom(row[0], row[1], row[2]))
       }),
     getTrips: (ids) =>
       Effect.sync(() => {
         const out = new Map<string, StoredTrip>()
         if (ids.length === 0) return out
-        for (const [id, json, zones, stops] of getMany.all(JSON.stringify(ids)) as Array<[string, string, string, string | null]>) {
+        for (const [id, json, zones, stops] of getMany.all(JSON.stringify(ids)) as Array<[string, string, string, Buffer | null]>) {
           out.set(id, storedFrom(json, zones, stops))
         }
         return out

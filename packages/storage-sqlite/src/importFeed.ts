@@ -1,4 +1,4 @@
-import { type ImportOptions, type ImportResult, readFeed, type FeedSource, RoadStopper } from "@tripsearch/store-common"
+import { type ImportOptions, type ImportResult, readFeed, type FeedSource } from "@tripsearch/store-common"
 import { activeMeetingPoints } from "./importMeetingPoints.js"
 import { TRIPS_SCAN_INDEX } from "./migrations.js"
 import { getMeta, setMeta, type SqliteDatabase } from "./openDatabase.js"
@@ -68,7 +68,7 @@ export const importFeed = async (
 ): Promise<ImportResult> => {
   if (db.inTransaction) throw new Error("importFeed: the connection is already in a transaction")
   const upsert = db.prepare(UPSERT)
-  const roads = new RoadStopper(activeMeetingPoints(db))
+  const meetingPoints = activeMeetingPoints(db)
   const cacheSize = db.pragma("cache_size", { simple: true }) as number
   db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`)
   db.exec("BEGIN IMMEDIATE")
@@ -78,13 +78,13 @@ export const importFeed = async (
   const bulkAfter = Math.max(options.bulkRows ?? BULK_ROWS, db.prepare("SELECT count(*) FROM trips").pluck().get() as number)
   let bulk = false
   try {
-    const read = await readFeed(source, options, (row) => {
-      const road = roads.columnsOf(row.trip_json)
-      const box = road.road_box
+    // The stops along the road come worked out with each row, from the decode threads.
+    const read = await readFeed(source, options, meetingPoints, (row) => {
+      const box = row.road_box
       const written = upsert.run(
         row.id, row.status, seq + 1, row.departure_ms, row.currency, row.seats, row.seats_left, row.booking_type,
         row.flags, row.experience, row.comfort_stars, row.packed, row.shown, row.zone_offsets, row.trip_json,
-        road.road_stops, box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null
+        row.road_stops, box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null
       )
       if (written.changes > 0) {
         seq++

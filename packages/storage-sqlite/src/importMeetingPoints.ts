@@ -1,5 +1,5 @@
 import { type StoredMeetingPoint } from "@tripsearch/core"
-import { type FeedSource, passBox, readMeetingPoints, RoadStopper } from "@tripsearch/store-common"
+import { type FeedSource, passBox, readMeetingPoints, RoadStopper, sameRoadStops } from "@tripsearch/store-common"
 import { getMeta, setMeta, type SqliteDatabase } from "./openDatabase.js"
 import { currentSeq } from "./importFeed.js"
 
@@ -77,9 +77,9 @@ export const importMeetingPoints = async (db: SqliteDatabase, source: FeedSource
       }
       const roads = new RoadStopper(activeMeetingPoints(db))
       for (const id of [...candidates].sort()) {
-        const [tripJson, stops] = tripOf.get(id) as [string, string | null]
+        const [tripJson, stops] = tripOf.get(id) as [string, Buffer | null]
         const next = roads.columnsOf(tripJson).road_stops
-        if (next === stops) continue
+        if (sameRoadStops(next, stops)) continue
         setStops.run(next, ++seq, id)
         trips++
       }

@@ -8,6 +8,6 @@ export * from "./SqliteKeyStore.js"
 // importable from here for the code that imported them before.
 export {
   acceptFeedTrip, cachedOffsetAt, decodeFeedLineFast, type FeedSource, firstInvalidUtf8, INDEX_COLUMNS, packRecord, readLines,
-  toTripRow, type TripRow, unpackRecord, zoneOffsetsOf
+  readRoadStops, toTripRow, type TripRow, unpackRecord, zoneOffsetsOf
 } from "@tripsearch/store-common"
 export * from "./importMeetingPoints.js"

@@ -1,11 +1,20 @@
+import type { RoadStop } from "@tripsearch/core"
+import { encodeRoadStops } from "@tripsearch/store-common"
+import type { SqliteDatabase } from "./openDatabase.js"
+
 /** The covering index the index scan reads (migration 5), also rebuilt by a bulk import. */
 export const TRIPS_SCAN_INDEX = "CREATE INDEX trips_scan ON trips (status, id, packed, shown, road_stops)"
+
+/**
+ * A migration step: SQL, or a function for what SQL cannot do (re-encoding a column's values).
+ */
+export type Migration = string | ((db: SqliteDatabase) => void)
 
 /**
  * Versioned schema migrations. Step `k` (0-based) moves the database from `user_version = k` to
  * `k + 1`; each step runs in its own transaction. Append new steps, never edit applied ones.
  */
-export const MIGRATIONS: ReadonlyArray<string> = [
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   `
   CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -95,5 +104,13 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   CREATE INDEX trips_road_box ON trips (road_min_lat, road_max_lat, road_min_lon, road_max_lon, id) WHERE road_min_lat IS NOT NULL;
   DROP INDEX trips_scan;
   ${TRIPS_SCAN_INDEX};
-  `
+  `,
+  // road_stops from JSON text to store-common's encodeRoadStops BLOB (the column keeps its declared
+  // type: SQLite stores a BLOB as given whatever the column's affinity).
+  (db) => {
+    db.function("tripsearch_road_stops_blob", { deterministic: true }, (json: unknown) =>
+      typeof json === "string" ? encodeRoadStops(JSON.parse(json) as Array<RoadStop>) : json
+    )
+    db.exec("UPDATE trips SET road_stops = tripsearch_road_stops_blob(road_stops) WHERE road_stops IS NOT NULL")
+  }
 ]

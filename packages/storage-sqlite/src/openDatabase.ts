@@ -11,7 +11,9 @@ export const migrate = (db: SqliteDatabase): number => {
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[version]!)
+      const step = MIGRATIONS[version]!
+      if (typeof step === "string") db.exec(step)
+      else step(db)
       db.pragma(`user_version = ${version + 1}`)
     }).immediate()
   }

@@ -56,7 +56,7 @@ describe("SqliteTripStore", () => {
     const path = tmp.path("old.db")
     // A store as the first release left it: schema 1 only, with trips.
     const old = new Database(path)
-    old.exec(MIGRATIONS[0]!)
+    old.exec(MIGRATIONS[0] as string)
     old.pragma("user_version = 1")
     old.close()
     expect(() => openDatabase(path, { readonly: true })).toThrow(/schema version/)

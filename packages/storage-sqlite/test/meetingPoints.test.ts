@@ -2,7 +2,7 @@ import polyline from "@mapbox/polyline"
 import { InMemoryTripMatcher, PlaceResolver, type RequestContext, searchTrips, TripDetail, tripDetails, TripIndex, TripMatcher, TripStore } from "@tripsearch/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { importFeed, importMeetingPoints, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
+import { importFeed, importMeetingPoints, makeSqliteTripStore, MIGRATIONS, openDatabase, readRoadStops, type SqliteDatabase } from "../src/index.js"
 import { feed, tempDir, tripInput } from "@tripsearch/store-tests"
 
 // A Paris -> Lyon -> Marseille trip whose first leg passes Mâcon, on a real SQLite file.
@@ -113,5 +113,61 @@ describe("meeting points in the SQLite store", () => {
     expect((await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })).pager.total).toBe(1)
     expect(await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1], { status: "removed" })])).toMatchObject({ ok: true, trips: 1 })
     expect((await search({ fc: `${MACON[0]}|${MACON[1]}`, tc: `${LYON[0]}|${LYON[1]}`, radius_from: "5", radius_to: "5" })).pager.total).toBe(0)
+  })
+})
+
+describe("the stops along the road of an import", () => {
+  it("are the same worked out in the decode threads as in the import's own thread", async () => {
+    // Meeting points on and off the road, one of them a waypoint's own (12, Lyon's) and one removed.
+    const points = [
+      mp(1, ...MACON),
+      mp(2, 47.8, 3.575),
+      mp(3, 46.805, 4.852),
+      mp(4, 47.3, 1.2),
+      mp(12, ...LYON),
+      mp(5, 46.31, 4.831, { status: "removed" })
+    ]
+    const lines = Array.from({ length: 1_300 }, (_, k) =>
+      JSON.stringify(pathTrip(`r${k}`, { detour: k % 3 === 0 ? "ON_TIME" : "FIFTEEN_MINUTES", departure_time: `2030-07-${String(10 + (k % 20)).padStart(2, "0")}T0${k % 10}:30:00+02:00` }))
+    )
+    const file = tmp.write("roads.ndjson", lines.join("\n") + "\n")
+    const other = openDatabase(tmp.path("other.db"))
+    try {
+      for (const d of [db, other]) expect(await importMeetingPoints(d, [points.join("\n")])).toMatchObject({ ok: true })
+      expect(await importFeed(db, file, { decodeThreads: 0 })).toMatchObject({ ok: true, imported: 1_300 })
+      expect(await importFeed(other, file, { decodeThreads: 2, decodeThreadsAfter: 0 })).toMatchObject({ ok: true, imported: 1_300 })
+      const rows = (d: SqliteDatabase) => d.prepare("SELECT * FROM trips ORDER BY id").all()
+      expect(rows(other)).toEqual(rows(db))
+      const withStops = db.prepare("SELECT count(*) FROM trips WHERE road_stops IS NOT NULL").pluck().get()
+      expect(withStops).toBeGreaterThan(800)
+    } finally {
+      other.close()
+    }
+  })
+})
+
+describe("a store whose stops along the road are JSON (schema 5)", () => {
+  it("gets them as the same stops in the column's encoding when it is opened", async () => {
+    const path = tmp.path("old.db")
+    const old = openDatabase(path)
+    expect(await importMeetingPoints(old, [[mp(1, ...MACON), mp(2, 47.8, 3.575), mp(3, 46.805, 4.852)].join("\n")])).toMatchObject({ ok: true })
+    expect(await importFeed(old, Array.from({ length: 40 }, (_, k) => JSON.stringify(pathTrip(`j${k}`, k % 4 === 0 ? { detour: "ON_TIME" } : {}))))).toMatchObject({ ok: true })
+    const rows = (d: SqliteDatabase) => d.prepare("SELECT * FROM trips ORDER BY id").all()
+    const before = rows(old)
+    // The column as schema 5 wrote it: the stops as JSON text.
+    const toJson = old.prepare("UPDATE trips SET road_stops = ? WHERE id = ?")
+    for (const [id, stops] of old.prepare("SELECT id, road_stops FROM trips WHERE road_stops IS NOT NULL").raw().all() as Array<[string, Buffer]>) {
+      toJson.run(JSON.stringify(readRoadStops(stops)), id)
+    }
+    old.pragma("user_version = 5")
+    expect(old.prepare("SELECT count(*) FROM trips WHERE typeof(road_stops) = 'text'").pluck().get()).toBe(30)
+    old.close()
+    const db2 = openDatabase(path)
+    try {
+      expect(db2.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length)
+      expect(rows(db2)).toEqual(before)
+    } finally {
+      db2.close()
+    }
   })
 })

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads"
 import type { DecodedLine } from "./decodeFeedLines.js"
+import type { RoadMeetingPoint } from "./roadStopColumns.js"
 
 // Run from the TypeScript sources (the tests), the worker is the built one: a worker thread cannot
 // load a .ts file.
@@ -10,16 +11,20 @@ interface Waiting {
   readonly reject: (e: Error) => void
 }
 
-/** Worker threads decoding batches of feed lines, each batch answered in a promise. */
+/**
+ * Worker threads decoding batches of feed lines, each batch answered in a promise. Each worker
+ * works out the stops along the road from the meeting points it is started with (the store's
+ * active ones when the import began).
+ */
 export class FeedDecodePool {
   private readonly workers: Array<Worker>
   private readonly waiting = new Map<number, Waiting>()
   private nextId = 0
   private failure: Error | undefined
 
-  constructor(threads: number) {
+  constructor(threads: number, meetingPoints: ReadonlyArray<RoadMeetingPoint>) {
     this.workers = Array.from({ length: threads }, () => {
-      const worker = new Worker(workerUrl)
+      const worker = new Worker(workerUrl, { workerData: { meetingPoints } })
       worker.on("message", (m: { id: number; decoded?: Array<DecodedLine>; failure?: string }) => {
         const w = this.waiting.get(m.id)
         if (w === undefined) return
@@ -29,9 +34,11 @@ export class FeedDecodePool {
           // Buffers arrive as plain Uint8Arrays; the stores write Buffers (better-sqlite3 binds them as BLOBs).
           for (const d of m.decoded) {
             if (d.row === undefined) continue
-            const row = d.row as { packed: Buffer; shown: Buffer }
+            const row = d.row as { packed: Buffer; shown: Buffer; road_stops: Buffer | null }
             row.packed = Buffer.from(d.row.packed.buffer, d.row.packed.byteOffset, d.row.packed.byteLength)
             row.shown = Buffer.from(d.row.shown.buffer, d.row.shown.byteOffset, d.row.shown.byteLength)
+            const stops = d.row.road_stops
+            if (stops !== null) row.road_stops = Buffer.from(stops.buffer, stops.byteOffset, stops.byteLength)
           }
           w.resolve(m.decoded)
         }

@@ -2,19 +2,25 @@ import { type FeedIssue } from "@tripsearch/core"
 import { Either } from "effect"
 import { decodeFeedLineFast } from "./decodeFeedLineFast.js"
 import { toTripRow, type TripRow } from "./packTrip.js"
+import type { RoadColumns, RoadStopper } from "./roadStopColumns.js"
 import { zoneOffsetsOf } from "./zoneOffsets.js"
 
+/** A trip's row as an import writes it: its columns and its road's (`RoadStopper`). */
+export type FeedRow = TripRow & RoadColumns
+
 /** What one feed line becomes: the row to store, or the issues of a bad line. */
-export type DecodedLine = { readonly row: TripRow; readonly issues?: undefined } | { readonly row?: undefined; readonly issues: ReadonlyArray<FeedIssue> }
+export type DecodedLine = { readonly row: FeedRow; readonly issues?: undefined } | { readonly row?: undefined; readonly issues: ReadonlyArray<FeedIssue> }
 
 /**
- * Decodes feed lines into rows: the part of an import that needs no database, so that it can run
- * in worker threads (`feedDecodeWorker.ts`) while the import's own thread writes.
+ * Decodes feed lines into rows, their stops along the road worked out by `roads` (from the store's
+ * active meeting points): the part of an import that needs no database, so that it can run in
+ * worker threads (`feedDecodeWorker.ts`) while the import's own thread only writes.
  */
-export const decodeFeedLines = (lines: ReadonlyArray<string>): Array<DecodedLine> =>
+export const decodeFeedLines = (lines: ReadonlyArray<string>, roads: RoadStopper): Array<DecodedLine> =>
   lines.map((text) => {
     const decoded = decodeFeedLineFast(text)
     if (Either.isLeft(decoded)) return { issues: decoded.left }
     const trip = decoded.right
-    return { row: toTripRow({ trip, zoneOffsets: zoneOffsetsOf(trip) }) }
+    // The decoded trip is what `trip_json` holds (JSON round-trips its numbers exactly): no parse again.
+    return { row: { ...toTripRow({ trip, zoneOffsets: zoneOffsetsOf(trip) }), ...roads.columnsOfTrip(trip) } }
   })

@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os"
-import { decodeFeedLines, type DecodedLine } from "./decodeFeedLines.js"
+import { decodeFeedLines, type DecodedLine, type FeedRow } from "./decodeFeedLines.js"
 import { FeedDecodePool } from "./FeedDecodePool.js"
-import type { TripRow } from "./packTrip.js"
 import { type InvalidUtf8, readLines, type FeedSource } from "./readLines.js"
+import { type RoadMeetingPoint, RoadStopper } from "./roadStopColumns.js"
 
 /** What an import of one feed file did, whichever store it went into. */
 export type ImportResult =
@@ -23,8 +23,9 @@ export interface ImportOptions {
   readonly progressEvery?: number
   /**
    * Worker threads that decode lines while this thread writes (default: the machine's cores, at
-   * most 4; 0 decodes here). They start only once `decodeThreadsAfter` lines (default 20,000)
-   * have been decoded here: a small feed does not wait for threads to load.
+   * most 4; 0 decodes here). They start only once `decodeThreadsAfter` lines (default 20,000,
+   * or 4,000 when the store has active meeting points) have been decoded here: a small feed does
+   * not wait for threads to load.
    */
   readonly decodeThreads?: number
   readonly decodeThreadsAfter?: number
@@ -54,6 +55,8 @@ export const invalidUtf8Error = (n: number, { byte, lineOffset, sourceOffset }: 
  * Reads one NDJSON trip feed (the feed format, `FeedTrip`) the way every store imports it: each
  * line is decoded once (`decodeFeedLineFast`, the same verdict and messages as core's
  * `decodeFeedLine`), blank lines are skipped, and so is a UTF-8 byte-order mark at the very start.
+ * Each row comes with its road's columns, its stops along the road worked out from
+ * `meetingPoints` (the store's active ones) where the line is decoded, in the decode threads.
  * Each good line's row goes to `write` in feed order, as it is read, until a line is bad (bytes
  * that are not UTF-8, bad JSON, a bad field, or an id repeated within the file): from then on the
  * rest is only checked, so that every bad line is reported as `line N: field: reason`, and the
@@ -63,16 +66,20 @@ export const invalidUtf8Error = (n: number, { byte, lineOffset, sourceOffset }: 
 export const readFeed = async (
   source: FeedSource,
   options: ImportOptions,
-  write: (row: TripRow) => void | Promise<void>
+  meetingPoints: ReadonlyArray<RoadMeetingPoint>,
+  write: (row: FeedRow) => void | Promise<void>
 ): Promise<FeedRead> => {
   const progressEvery = options.progressEvery ?? 10_000
   const threads = Math.max(0, options.decodeThreads ?? Math.min(4, availableParallelism()))
-  const threadsAfter = options.decodeThreadsAfter ?? 20_000
+  // A line whose stops along the road are worked out costs about five times one without: the
+  // threads pay for their start sooner.
+  const threadsAfter = options.decodeThreadsAfter ?? (meetingPoints.length > 0 ? 4_000 : 20_000)
   const errors: Array<string> = []
   const seenOn = new Map<string, number>()
   let trips = 0
   let decodedHere = 0
   let pool: FeedDecodePool | undefined
+  let roadsHere: RoadStopper | undefined
   /** Decoded batches not yet written, in the order of the feed. */
   const inFlight: Array<{ batch: Batch; decoded: Promise<Array<DecodedLine>> }> = []
 
@@ -104,10 +111,11 @@ export const readFeed = async (
   }
 
   const dispatch = async (batch: Batch) => {
-    if (pool === undefined && threads > 0 && decodedHere >= threadsAfter) pool = new FeedDecodePool(threads)
+    if (pool === undefined && threads > 0 && decodedHere >= threadsAfter) pool = new FeedDecodePool(threads, meetingPoints)
     if (pool === undefined) {
       decodedHere += batch.texts.length
-      await writeBatch(batch, decodeFeedLines(batch.texts))
+      roadsHere ??= new RoadStopper(meetingPoints)
+      await writeBatch(batch, decodeFeedLines(batch.texts, roadsHere))
       return
     }
     const decoded = pool.decode(batch.texts)

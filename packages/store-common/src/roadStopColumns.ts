@@ -1,19 +1,22 @@
 import {
-  decodePath,
+  decodeValidPath,
   type FeedTrip,
   MeetingPointGrid,
   PASS_DEG,
-  type RoadStop,
   RoadStopCache,
   roadStopsOf,
   type StoredMeetingPoint
 } from "@tripsearch/core"
+import { encodeRoadStops } from "./roadStopsBlob.js"
 import { cachedOffsetAt } from "./zoneOffsets.js"
 
 
-/** The stored columns of a trip's road: its stops along the road (JSON) and its road's bounding box. */
+/** What the stops along the road are worked out from: a meeting point's id, place and status. */
+export type RoadMeetingPoint = Pick<StoredMeetingPoint, "id" | "lat" | "lon" | "status">
+
+/** The stored columns of a trip's road: its stops along the road (`encodeRoadStops`) and its road's bounding box. */
 export interface RoadColumns {
-  readonly road_stops: string | null
+  readonly road_stops: Buffer | null
   readonly road_box: readonly [minLat: number, maxLat: number, minLon: number, maxLon: number] | null
 }
 
@@ -26,9 +29,11 @@ const NO_ROAD: RoadColumns = { road_stops: null, road_box: null }
  */
 export class RoadStopper {
   private readonly grid: MeetingPointGrid
-  private readonly cache = new RoadStopCache()
+  private readonly cache: RoadStopCache
 
-  constructor(meetingPoints: Iterable<Pick<StoredMeetingPoint, "id" | "lat" | "lon" | "status">>) {
+  /** `cacheLegs`: how many legs' passes `RoadStopCache` keeps (core's default when not given). */
+  constructor(meetingPoints: Iterable<RoadMeetingPoint>, cacheLegs?: number) {
+    this.cache = new RoadStopCache(cacheLegs)
     this.grid = new MeetingPointGrid([...meetingPoints].filter((mp) => mp.status === "active"))
   }
 
@@ -38,15 +43,18 @@ export class RoadStopper {
     return this.columnsOfTrip(JSON.parse(tripJson) as FeedTrip)
   }
 
+  /** The road columns of a decoded trip, whose paths are valid (the feed's rules). */
   columnsOfTrip(trip: FeedTrip): RoadColumns {
     let minLat = Infinity
     let maxLat = -Infinity
     let minLon = Infinity
     let maxLon = -Infinity
+    // Each path decoded once, for the box and the stops both: decoding is much of the work.
+    const legPoints: Array<Array<[number, number]> | undefined> = []
     for (const leg of trip.legs) {
-      if (leg.path === undefined) continue
-      const points = decodePath(leg.path)
-      if (typeof points === "string") continue
+      const points = leg.path === undefined ? undefined : decodeValidPath(leg.path)
+      legPoints.push(points)
+      if (points === undefined) continue
       for (const [lat, lon] of points) {
         if (lat < minLat) minLat = lat
         if (lat > maxLat) maxLat = lat
@@ -55,14 +63,10 @@ export class RoadStopper {
       }
     }
     if (minLat === Infinity) return NO_ROAD
-    const stops = roadStopsOf(trip, this.grid, cachedOffsetAt, this.cache)
-    return { road_stops: stops.length > 0 ? JSON.stringify(stops) : null, road_box: [minLat, maxLat, minLon, maxLon] }
+    const stops = roadStopsOf(trip, this.grid, cachedOffsetAt, this.cache, legPoints)
+    return { road_stops: stops.length > 0 ? encodeRoadStops(stops) : null, road_box: [minLat, maxLat, minLon, maxLon] }
   }
 }
-
-/** A `road_stops` column back as the stops (none when NULL). */
-export const readRoadStops = (column: string | null | undefined): ReadonlyArray<RoadStop> | undefined =>
-  column === null || column === undefined ? undefined : (JSON.parse(column) as Array<RoadStop>)
 
 /**
  * The box to look for trips whose road may pass a meeting point at (lat, lon): a road's box

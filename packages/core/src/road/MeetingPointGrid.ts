@@ -8,7 +8,29 @@ const CELL = 0.02
 // cell arithmetic never drops a meeting point the exact distance test would keep.
 export const PASS_DEG = ((PASS_KM / EARTH_RADIUS_KM) * 180) / Math.PI * 1.01
 
-const keyOf = (latCell: number, lonCell: number): number => (latCell + 10_000) * 100_000 + (lonCell + 20_000)
+// Cells of latitude from -90 and of longitude from -180 (after wrapping), and one on either side:
+// keys stay below 2^30, small integers that cost V8 no boxing to compute, hash or compare.
+const keyOf = (latCell: number, lonCell: number): number => (latCell + 5_000) * 20_000 + (lonCell + 10_000)
+const LON_CELL_MIN = Math.floor(-180 / CELL)
+const LON_CELL_MAX = Math.floor(180 / CELL)
+const LON_CELLS = Math.round(360 / CELL)
+
+/**
+ * The grid as `near` reads it: an open-addressing table from cell key to a run of the flat arrays
+ * of meeting points, cell by cell. A road asks for every one of its points, a few cells each and
+ * mostly empty ones, so the lookup must cost next to nothing (a Map costs more than the rest).
+ */
+interface Flat {
+  readonly mask: number
+  readonly shift: number
+  /** Cell key per slot, -1 when free. */
+  readonly keys: Int32Array
+  readonly start: Int32Array
+  readonly end: Int32Array
+  readonly ids: Int32Array
+  readonly lat: Float64Array
+  readonly lon: Float64Array
+}
 
 /**
  * The active meeting points by place, to find those a road may pass: a grid of 0.02° cells, asked
@@ -18,6 +40,8 @@ export class MeetingPointGrid {
   private readonly cells = new Map<number, Array<number>>()
   private readonly lat = new Map<number, number>()
   private readonly lon = new Map<number, number>()
+  /** Built on the first `near` after a change. */
+  private flat: Flat | undefined
 
   constructor(points: Iterable<{ readonly id: number; readonly lat: number; readonly lon: number }> = []) {
     for (const p of points) this.add(p.id, p.lat, p.lon)
@@ -41,6 +65,7 @@ export class MeetingPointGrid {
 
   add(id: number, lat: number, lon: number): void {
     if (this.lat.has(id)) this.remove(id)
+    this.flat = undefined
     this.lat.set(id, lat)
     this.lon.set(id, lon)
     const key = keyOf(Math.floor(lat / CELL), Math.floor(lon / CELL))
@@ -52,6 +77,7 @@ export class MeetingPointGrid {
   remove(id: number): void {
     const lat = this.lat.get(id)
     if (lat === undefined) return
+    this.flat = undefined
     const key = keyOf(Math.floor(lat / CELL), Math.floor(this.lon.get(id)! / CELL))
     const cell = this.cells.get(key)!
     cell.splice(cell.indexOf(id), 1)
@@ -60,22 +86,71 @@ export class MeetingPointGrid {
     this.lon.delete(id)
   }
 
-  /** Calls `visit` with every meeting point that may lie within `PASS_KM` of the point (and some farther). */
-  near(lat: number, lon: number, visit: (id: number) => void): void {
+  private build(): Flat {
+    let bits = 4
+    while (1 << bits < this.cells.size * 2) bits++
+    const size = 1 << bits
+    const keys = new Int32Array(size).fill(-1)
+    const start = new Int32Array(size)
+    const end = new Int32Array(size)
+    const ids = new Int32Array(this.lat.size)
+    const lat = new Float64Array(this.lat.size)
+    const lon = new Float64Array(this.lat.size)
+    let n = 0
+    for (const [key, cell] of this.cells) {
+      let h = Math.imul(key, 0x9e3779b1) >>> (32 - bits)
+      while (keys[h] !== -1) h = (h + 1) & (size - 1)
+      keys[h] = key
+      start[h] = n
+      for (const id of cell) {
+        ids[n] = id
+        lat[n] = this.lat.get(id)!
+        lon[n] = this.lon.get(id)!
+        n++
+      }
+      end[h] = n
+    }
+    return (this.flat = { mask: size - 1, shift: 32 - bits, keys, start, end, ids, lat, lon })
+  }
+
+  /**
+   * Calls `visit` with every meeting point that may lie within `PASS_KM` of the point (and some
+   * farther), with its coordinates.
+   */
+  near(lat: number, lon: number, visit: (id: number, lat: number, lon: number) => void): void {
     if (this.lat.size === 0) return
+    const f = this.flat ?? this.build()
     const cos = Math.cos(((Math.abs(lat) + PASS_DEG) * Math.PI) / 180)
     const dLon = cos > 0.01 ? PASS_DEG / cos : 360
     const lat0 = Math.floor((lat - PASS_DEG) / CELL)
     const lat1 = Math.floor((lat + PASS_DEG) / CELL)
     const wide = dLon >= 180
-    const lon0 = wide ? Math.floor(-180 / CELL) : Math.floor((lon - dLon) / CELL)
-    const lon1 = wide ? Math.floor(180 / CELL) : Math.floor((lon + dLon) / CELL)
+    const lon0 = wide ? LON_CELL_MIN : Math.floor((lon - dLon) / CELL)
+    const lon1 = wide ? LON_CELL_MAX : Math.floor((lon + dLon) / CELL)
+    const { keys, mask, shift } = f
     for (let a = lat0; a <= lat1; a++) {
       for (let b = lon0; b <= lon1; b++) {
         // Across the antimeridian, the cells on the other side.
-        const bb = b < Math.floor(-180 / CELL) ? b + Math.round(360 / CELL) : b > Math.floor(180 / CELL) ? b - Math.round(360 / CELL) : b
-        const cell = this.cells.get(keyOf(a, bb))
-        if (cell !== undefined) for (const id of cell) visit(id)
+        const key = keyOf(a, b < LON_CELL_MIN ? b + LON_CELLS : b > LON_CELL_MAX ? b - LON_CELLS : b)
+        let h = Math.imul(key, 0x9e3779b1) >>> shift
+        let k = keys[h]!
+        while (k !== key && k !== -1) {
+          h = (h + 1) & mask
+          k = keys[h]!
+        }
+        if (k === -1) continue
+        for (let i = f.start[h]!, end = f.end[h]!; i < end; i++) {
+          const pLat = f.lat[i]!
+          const pLon = f.lon[i]!
+          // Cells are wider than the distance: many of their points are out of reach by latitude
+          // or longitude alone (the bounds the cells are chosen by), cheaper than the distance.
+          if (Math.abs(pLat - lat) > PASS_DEG) continue
+          if (!wide) {
+            const dl = Math.abs(pLon - lon)
+            if ((dl > 180 ? 360 - dl : dl) > dLon) continue
+          }
+          visit(f.ids[i]!, pLat, pLon)
+        }
       }
     }
   }

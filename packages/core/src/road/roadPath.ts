@@ -50,10 +50,21 @@ export const pathProblem = (path: string, fromLat: number, fromLon: number, toLa
   return undefined
 }
 
+/**
+ * The points of a `path` already found valid (`pathProblem`), as `decodePath` gives them: without
+ * its checks, which encode the points again to compare (they cost as much as the decoding).
+ */
+export const decodeValidPath = (path: string): Array<[number, number]> => polyline.decode(path, 5)
+
 /** The road of a leg whose `path` is valid (`pathProblem`), its ends replaced by the waypoints. */
 export const legRoad = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): LegRoad => {
   const points = decodePath(path)
   if (typeof points === "string") throw new Error(`legRoad: ${points}`)
+  return legRoadOf(points, fromLat, fromLon, toLat, toLon)
+}
+
+/** `legRoad` of the path's points (`decodePath`, `decodeValidPath`). */
+export const legRoadOf = (points: ReadonlyArray<readonly [number, number]>, fromLat: number, fromLon: number, toLat: number, toLon: number): LegRoad => {
   const m = points.length - 1
   const lat = new Float64Array(m + 1)
   const lon = new Float64Array(m + 1)

@@ -1,6 +1,6 @@
-import { haversineKm } from "../geo/haversine.js"
+import { haversineKmFrom } from "../geo/haversine.js"
 import type { FeedTrip } from "../model/FeedTrip.js"
-import { legRoad } from "./roadPath.js"
+import { legRoad, legRoadOf } from "./roadPath.js"
 import { type MeetingPointGrid, PASS_KM } from "./MeetingPointGrid.js"
 
 /**
@@ -50,26 +50,45 @@ export class RoadStopCache {
   }
 }
 
-/** The meeting points leg `from -> to`'s road passes, with their fractions (no trip rule applied). */
-export const legPasses = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number, grid: MeetingPointGrid): LegPasses => {
-  const road = legRoad(path, fromLat, fromLon, toLat, toLon)
+/**
+ * The meeting points leg `from -> to`'s road passes, with their fractions (no trip rule applied);
+ * `points` are the path's, when the caller has decoded it already.
+ */
+export const legPasses = (
+  path: string,
+  fromLat: number,
+  fromLon: number,
+  toLat: number,
+  toLon: number,
+  grid: MeetingPointGrid,
+  points?: ReadonlyArray<readonly [number, number]>
+): LegPasses => {
+  const road = points === undefined ? legRoad(path, fromLat, fromLon, toLat, toLon) : legRoadOf(points, fromLat, fromLon, toLat, toLon)
   if (road.length === 0) return []
   const bestD = new Map<number, number>()
   const bestT = new Map<number, number>()
   const m = road.lat.length - 1
-  for (let t = 0; t <= m; t++) {
-    const lat = road.lat[t]!
-    const lon = road.lon[t]!
-    grid.near(lat, lon, (id) => {
-      const d = haversineKm(lat, lon, grid.latOf(id), grid.lonOf(id))
-      if (!(d <= PASS_KM)) return
-      const before = bestD.get(id)
-      // Points come in order: an equal distance later keeps the earlier point.
-      if (before === undefined || d < before) {
-        bestD.set(id, d)
-        bestT.set(id, t)
-      }
-    })
+  // One visitor for the whole road, reading the current point from these (not a closure a point).
+  let lat = 0
+  let lon = 0
+  let cosLat = 1
+  let t = 0
+  const visit = (id: number, mpLat: number, mpLon: number): void => {
+    const d = haversineKmFrom(lat, lon, cosLat, mpLat, mpLon)
+    if (!(d <= PASS_KM)) return
+    const before = bestD.get(id)
+    // Points come in order: an equal distance later keeps the earlier point.
+    if (before === undefined || d < before) {
+      bestD.set(id, d)
+      bestT.set(id, t)
+    }
+  }
+  for (t = 0; t <= m; t++) {
+    lat = road.lat[t]!
+    lon = road.lon[t]!
+    // haversineKm's own factor (lat * RAD), so that every distance is the same double as before.
+    cosLat = Math.cos(lat * (Math.PI / 180))
+    grid.near(lat, lon, visit)
   }
   const passes: Array<readonly [number, number]> = []
   for (const [id, t] of bestT) passes.push([id, road.s[t]! / road.length])
@@ -80,8 +99,15 @@ export const legPasses = (path: string, fromLat: number, fromLon: number, toLat:
  * A trip's stops along the road, in road order: the active meeting points (`grid`) its legs'
  * roads pass, but none for an `ON_TIME` trip, none that is a waypoint's own meeting point, and each
  * at the first leg that passes it only; within a leg by fraction, then meeting point id.
+ * `legPoints[k]`, when given, are leg `k`'s path decoded already (`decodePath`).
  */
-export const roadStopsOf = (trip: FeedTrip, grid: MeetingPointGrid, zoneOffsetAt: ZoneOffsetAt, cache?: RoadStopCache): Array<RoadStop> => {
+export const roadStopsOf = (
+  trip: FeedTrip,
+  grid: MeetingPointGrid,
+  zoneOffsetAt: ZoneOffsetAt,
+  cache?: RoadStopCache,
+  legPoints?: ReadonlyArray<ReadonlyArray<readonly [number, number]> | undefined>
+): Array<RoadStop> => {
   if (trip.detour === "ON_TIME" || grid.size === 0) return []
   const own = new Set<number>()
   for (const w of trip.waypoints) if (w.meeting_point_id !== undefined) own.add(w.meeting_point_id)
@@ -95,7 +121,7 @@ export const roadStopsOf = (trip: FeedTrip, grid: MeetingPointGrid, zoneOffsetAt
     const key = `${a.lat},${a.lon},${b.lat},${b.lon},${leg.path}`
     let passes = cache?.get(key)
     if (passes === undefined) {
-      passes = legPasses(leg.path, a.lat, a.lon, b.lat, b.lon, grid)
+      passes = legPasses(leg.path, a.lat, a.lon, b.lat, b.lon, grid, legPoints?.[k])
       cache?.set(key, passes)
     }
     const onLeg = passes.filter(([mp]) => !own.has(mp) && !seen.has(mp)).sort((x, y) => x[1] - y[1] || x[0] - y[0])
