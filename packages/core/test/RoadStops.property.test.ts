@@ -181,7 +181,7 @@ const onStops = (
 describe("stops along the road: the index against the reference", () => {
   it("gives the reference's answers on generated roads and meeting points", () => {
     fc.assert(
-      fc.property(world(12), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
+      fc.property(world(12), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20, 150, 500), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
         const records = withStops(w, w.meetingPoints)
         const req = onStops(w, records, req0, pf, pt, radius, loose)
         expect(TripIndex.from(records).search(req)).toEqual(reference(w, w.meetingPoints, req))
@@ -192,7 +192,7 @@ describe("stops along the road: the index against the reference", () => {
 
   it("gives the reference's answers on trips with hundreds of stops (past a near word's 15 places and a grid entry's 255)", () => {
     fc.assert(
-      fc.property(world(2, { minLength: 500, maxLength: 900 }), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(2, 20, 300), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
+      fc.property(world(2, { minLength: 500, maxLength: 900 }), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(2, 20, 300, 500), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
         const records = withStops(w, w.meetingPoints)
         const req = onStops(w, records, req0, pf, pt, radius, loose, true)
         expect(TripIndex.from(records).search(req)).toEqual(reference(w, w.meetingPoints, req))

@@ -83,7 +83,13 @@ export const indexRecords = (max: number, hubs: ReadonlyArray<Hub> = HUBS, maxPo
 
 const placeNear = (hubs: ReadonlyArray<Hub>) =>
   fc.option(
-    fc.record({ p: pointNear(hubs), radiusKm: fc.integer({ min: 1, max: 150 }) }).map(({ p, radiusKm }) => ({ ...p, radiusKm })),
+    fc
+      .record({
+        p: pointNear(hubs),
+        // Now and then a region's radius, up to the API's 500 km.
+        radiusKm: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 150 }), weight: 4 }, { arbitrary: fc.integer({ min: 100, max: 500 }), weight: 1 })
+      })
+      .map(({ p, radiusKm }) => ({ ...p, radiusKm })),
     { nil: undefined }
   )
 /** Mostly absent, so that several filters rarely all apply and most runs still match trips. */
