@@ -54,7 +54,7 @@ for (let round = 0; round < 2; round++) {
 }
 const pct = (xs, p) => { const s = xs.map((x) => x.ms).sort((a, b) => a - b); return s[Math.max(0, Math.ceil(p / 100 * s.length) - 1)] }
 const f = (x) => x.toFixed(3)
-console.log(`${qs.length} heavy searches, ${diffs} differences between the two indexes' whole answers`)
+console.log(`${qs.length} searches, ${diffs} differences between the two indexes' whole answers`)
 for (const k of ["all", "pairs", "departure only", "arrival only"]) {
   const sel = (key) => times[key].filter((x) => k === "all" || x.kind === k)
   const o = sel("old"), n = sel("new")
