@@ -58,6 +58,7 @@ console.log(`${qs.length} searches, ${diffs} differences between the two indexes
 for (const k of ["all", "pairs", "departure only", "arrival only"]) {
   const sel = (key) => times[key].filter((x) => k === "all" || x.kind === k)
   const o = sel("old"), n = sel("new")
+  if (o.length === 0) continue
   const sum = (xs) => xs.reduce((a, x) => a + x.ms, 0)
   console.log(`${k.padEnd(15)} n ${String(o.length).padStart(4)}  matcher p50 ${f(pct(o, 50))} -> ${f(pct(n, 50))} ms, p90 ${f(pct(o, 90))} -> ${f(pct(n, 90))}, p99 ${f(pct(o, 99))} -> ${f(pct(n, 99))}, total ${sum(o).toFixed(0)} -> ${sum(n).toFixed(0)} ms (x${(sum(o) / sum(n)).toFixed(2)})`)
   const w = (xs) => xs.map((x) => ({ ms: x.whole }))
