@@ -67,51 +67,17 @@ export const roadSegment = (
     // Every stop near `from` at or after every stop near `to` (or none near one of them): a trip
     // the other way, about half of a pair's candidates.
     if (loF >= hiT) return -1
-    let best = Infinity
     // One end along the road: a stop near one place needs a waypoint within the other's radius.
     if (wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(wPlace, from, w0 + s)
     if (wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(wPlace, to, w0 + s)
     if (wayF || wayT) {
-      for (let a = loF; a <= hiF; a++) {
-        const alongA = wMp[w0 + a] !== 0
-        if (alongA && !wayT) continue
-        const da = dF[a]!
-        if (da === Infinity) continue
-        const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
-        for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
-          if ((wMp[w0 + b] !== 0) === alongA) continue
-          const db = dT[b]!
-          if (db === Infinity || !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
-          const sum = da + db
-          if (sum < best) {
-            best = sum
-            ba = a
-            bb = b
-          }
-        }
-      }
-      if (ba >= 0) return ba * 65536 + bb
+      const one = leastPair(t, w0, loF, hiF, loT, hiT, dF, dT, 1, wayT, wayF)
+      if (one >= 0) return one
     }
     // Both ends along the road.
     if (!wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(wPlace, from, w0 + s)
     if (!wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(wPlace, to, w0 + s)
-    for (let a = loF; a <= hiF; a++) {
-      if (wMp[w0 + a] === 0) continue
-      const da = dF[a]!
-      if (da === Infinity) continue
-      const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
-      for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
-        if (wMp[w0 + b] === 0) continue
-        const db = dT[b]!
-        if (db === Infinity || !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
-        const sum = da + db
-        if (sum < best) {
-          best = sum
-          ba = a
-          bb = b
-        }
-      }
-    }
+    return leastPair(t, w0, loF, hiF, loT, hiT, dF, dT, 2, true, true)
   } else if (from !== undefined) {
     const end = wLeg[w0 + last]! + wFrac[w0 + last]!
     let best = Infinity
@@ -138,6 +104,51 @@ export const roadSegment = (
     }
   }
   return ba < 0 || bb < 0 ? -1 : ba * 65536 + bb
+}
+
+/**
+ * The qualifying pair of stops `a` in `loF..hiF`, `b` in `loT..hiT` (`a < b`, `b`'s position after
+ * `a`'s) with `ends` ends along the road (1 or 2) and the least `dF[a] + dT[b]`, the earliest in
+ * road order on a tie, as `a * 65536 + b`, or -1. A stop along the road is read on the `from` side
+ * only with `alongF` (its distance written), on the `to` side only with `alongT`.
+ */
+const leastPair = (
+  t: TripColumns,
+  w0: number,
+  loF: number,
+  hiF: number,
+  loT: number,
+  hiT: number,
+  dF: Float64Array,
+  dT: Float64Array,
+  ends: 1 | 2,
+  alongF: boolean,
+  alongT: boolean
+): number => {
+  const { wMp, wLeg, wFrac } = t
+  let best = Infinity
+  let ba = -1
+  let bb = -1
+  for (let a = loF; a <= hiF; a++) {
+    const alongA = wMp[w0 + a] !== 0
+    if (alongA ? !alongF : ends === 2) continue
+    const da = dF[a]!
+    if (da === Infinity) continue
+    const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
+    for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
+      const alongB = wMp[w0 + b] !== 0
+      if ((alongA ? 1 : 0) + (alongB ? 1 : 0) !== ends || (alongB && !alongT)) continue
+      const db = dT[b]!
+      if (db === Infinity || !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
+      const sum = da + db
+      if (sum < best) {
+        best = sum
+        ba = a
+        bb = b
+      }
+    }
+  }
+  return ba < 0 ? -1 : ba * 65536 + bb
 }
 
 /**
