@@ -5,9 +5,8 @@ import { HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
 import { SlotSort } from "./SlotSort.js"
 
 // A one-place search also lists each hit's coarse rank: its squared chord over the scan's bound,
-// in 64 levels. Where a trip's nearest
-// waypoint ranks two levels below every other it has near the place, it is the nearest: two
-// levels are a gap in squared chord of at least 1/64 of the bound's, which the float32 unit
+// in 64 levels. Where a trip's nearest waypoint ranks two levels below every other it has near
+// the place, it is the nearest: two levels are a gap in squared chord of at least 1/64 of the bound's, which the float32 unit
 // vectors' error (under 4.4e-7 chord radii) cannot bridge for any radius over 0.2 km (they are
 // 1 km at least), nor the haversine's rounding reverse. Its `ranked` word (kept where the other
 // place's word would be) is that waypoint's place in the trip, its rank and the next best rank.
@@ -24,7 +23,8 @@ const rankOf = (near: number): number => Math.min(RANKS - 1, Math.floor(near * R
 // 256 + its place among all the trip's stops in road order, 255 for any later one: `ALONG_HIT`).
 // Waypoints make the word, as for a trip without stops along the road, so that the same fast
 // paths decide among them; stops along the road make the span beside it: the lowest and the
-// highest of their places, so that a trip measures the stops of that span only (`roadSegment`).
+// highest of their places, so that a pair measures a trip's stops of that span only (`roadSegment`;
+// one place only, the scan reports one stop along the road per trip and the span bounds nothing).
 export const ALONG_HIT = 256
 const SPAN = 1 << 16
 const widen = (span: number, k: number): number =>
