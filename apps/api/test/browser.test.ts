@@ -1,13 +1,13 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import axe from "axe-core"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
+import { freePort } from "@tripsearch/store-tests/free-port"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -20,16 +20,6 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 
-/** A port free now, so that the server's `_front` links can name the address it will listen on. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 /** The permanent ids the page lists, in order. */
 const shownIds = (page: Page): Promise<Array<string>> => page.locator("ol.trips > li").evaluateAll((items) => items.map((li) => li.getAttribute("data-id") ?? ""))

@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { feedLines } from "@tripsearch/dataset"
+import { freePort } from "@tripsearch/store-tests/free-port"
 import { type PostgresCluster, startPostgresCluster } from "@tripsearch/store-tests/postgres-cluster"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { timeUntil } from "./timeUntil.js"
@@ -15,15 +15,6 @@ const MAIN = new URL("../dist/main.js", import.meta.url).pathname
 const STORE_CLI = new URL("../../../packages/store/dist/cli.js", import.meta.url).pathname
 const run = promisify(execFile)
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Polls `probe` every 10 ms until `done` accepts its value: the ms it took, Infinity after `ms`. */
 interface Replica {

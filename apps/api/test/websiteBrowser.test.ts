@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import polyline from "@mapbox/polyline"
@@ -9,6 +8,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { COMFORT_STARS, type Comfort } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
 import { Gazetteer } from "@tripsearch/gazetteer"
+import { freePort } from "@tripsearch/store-tests/free-port"
 import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiServer, createServer } from "../src/createServer.js"
@@ -34,15 +34,6 @@ const TILES = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
 // A 1 x 1 PNG.
 const BLANK_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==", "base64")
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 const shownIds = (page: Page): Promise<Array<string>> => page.locator("ol.trips > li").evaluateAll((items) => items.map((li) => li.getAttribute("data-id") ?? ""))
 const tripIdOf = (permanentId: string): string => /^(.+?)_m?\d+_m?\d+$/.exec(permanentId)?.[1] ?? permanentId

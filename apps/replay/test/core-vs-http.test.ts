@@ -1,19 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs"
-import { type AddressInfo, createServer as createNetServer } from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "@tripsearch/store-tests/free-port"
 import { EXIT_BAD_INPUT, EXIT_DIFFERENCES, EXIT_OK, main } from "../src/main.js"
 import type { Report } from "../src/report.js"
 import { makeStore, sampleQueries, startServer, tempDir } from "./fixture.js"
 
-/** A port nothing listens on (bound, then released). */
-const freePort = async (): Promise<number> => {
-  const probe = createNetServer()
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve))
-  const port = (probe.address() as AddressInfo).port
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 const capture = () => {
   const chunks: Array<string> = []

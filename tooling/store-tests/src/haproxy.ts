@@ -1,22 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "./freePort.js"
 
 /** Where HAProxy is (Debian's `haproxy`); `TRIPSEARCH_HAPROXY` overrides it. */
 export const haproxyBin = (): string => process.env["TRIPSEARCH_HAPROXY"] ?? "/usr/sbin/haproxy"
 
-/** A free TCP port of 127.0.0.1 (free when asked: a server started on it right after will usually get it). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
+export { freePort }
 
 export interface Backend {
   /** HAProxy's name of the server, also sent back in `X-Served-By`. */

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "./freePort.js"
 
 /** Where the PostgreSQL 15 programs are (Debian's `postgresql-15`); `TRIPSEARCH_PG_BIN` overrides it. */
 export const postgresBin = (): string => process.env["TRIPSEARCH_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
@@ -19,15 +19,6 @@ export interface PostgresCluster {
   readonly resume: () => void
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 /**
  * Starts a throwaway PostgreSQL cluster for tests: `initdb` in a new temporary folder, then
