@@ -4,21 +4,19 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import axe from "axe-core"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
-import { freePort } from "@tripsearch/store-tests/free-port"
 import { createKey, importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ApiServer, createServer } from "../src/createServer.js"
+import type { ApiServer } from "../src/createServer.js"
+import { startSiteAndBrowser } from "./siteInBrowser.js"
 
 // The website in headless Chromium (Debian's package, which `npm test` installs when missing),
 // against a real listening server over a small store.
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 
 
 /** The permanent ids the page lists, in order. */
@@ -55,28 +53,7 @@ describe("the website in a real browser", () => {
     expect((await importFeed(db, lines)).ok).toBe(true)
     key = createKey(db, { name: "browser-test", tier: "production", dailyLimit: 1_000_000 }).key
     db.close()
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    const [server, launched] = await Promise.all([
-      createServer({
-        config: {
-          dbPath,
-          publicBaseUrl: base,
-          websiteBaseUrl: base,
-          queryLogPath: undefined,
-          productionDailyLimit: undefined,
-          matcherThreads: 1,
-          metrics: false,
-          // Nothing listens there: the map draws its road and labels without tiles.
-          mapTiles: { url: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png", attribution: "Test tiles" }
-        },
-        logger: { info: () => {}, error: () => {} }
-      }),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    ])
-    api = server
-    browser = launched
-    await api.listen(port, "127.0.0.1")
+    ;({ api, browser, base } = await startSiteAndBrowser(dbPath))
     // The commonest departure town with more than one page of rides.
     const counts = new Map<string, number>()
     for (const line of lines) {

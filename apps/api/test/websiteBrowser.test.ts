@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import polyline from "@mapbox/polyline"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import type { Browser, BrowserContext, Page } from "playwright-core"
 import { COMFORT_STARS, type Comfort } from "@tripsearch/core"
 import { feedLines } from "@tripsearch/dataset"
 import { Gazetteer } from "@tripsearch/gazetteer"
-import { freePort } from "@tripsearch/store-tests/free-port"
 import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ApiServer, createServer } from "../src/createServer.js"
+import type { ApiServer } from "../src/createServer.js"
+import { startSiteAndBrowser } from "./siteInBrowser.js"
 
 // The traveller's website in headless Chromium (Debian's package): the map, the place suggestions,
 // the facets, the filters at phone width, errors in three languages, full trips. No tile is
@@ -27,11 +27,8 @@ interface FeedTrip {
   status?: string
 }
 
-const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
-// Nothing listens there: every tile request is answered by the browser's route below.
-const TILES = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
-// A 1 x 1 PNG.
+// A 1 x 1 PNG: every request for the map's tiles (`TILES`, where nothing listens) is answered with
+// it by the browser's route below.
 const BLANK_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==", "base64")
 
 
@@ -63,27 +60,7 @@ describe("the traveller's website in a real browser", () => {
     expect((await importFeed(db, lines)).ok).toBe(true)
     key = createKey(db, { name: "website-browser", tier: "production", dailyLimit: 1_000_000 }).key
     db.close()
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    const [server, launched] = await Promise.all([
-      createServer({
-        config: {
-          dbPath,
-          publicBaseUrl: base,
-          websiteBaseUrl: base,
-          queryLogPath: undefined,
-          productionDailyLimit: undefined,
-          matcherThreads: 1,
-          metrics: false,
-          mapTiles: { url: TILES, attribution: "Test tiles" }
-        },
-        logger: { info: () => {}, error: () => {} }
-      }),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    ])
-    api = server
-    browser = launched
-    await api.listen(port, "127.0.0.1")
+    ;({ api, browser, base } = await startSiteAndBrowser(dbPath))
     // The commonest departure town with two pages of rides or more.
     const counts = new Map<string, number>()
     for (const t of trips.values()) counts.set(t.waypoints[0]!.city, (counts.get(t.waypoints[0]!.city) ?? 0) + 1)
@@ -391,27 +368,7 @@ describe("the website over rides with roads and meeting points, in a real browse
     expect((await importFeed(db, [JSON.stringify(ride("roads-paris-lyon", PARIS, LYON, PARIS_LYON, 465)), JSON.stringify(ride("roads-muenchen-praha", MUENCHEN, PRAHA, MUENCHEN_PRAHA, 380))])).ok).toBe(true)
     key = createKey(db, { name: "website-roads", tier: "production", dailyLimit: 1_000_000 }).key
     db.close()
-    const port = await freePort()
-    base = `http://127.0.0.1:${port}`
-    const [server, launched] = await Promise.all([
-      createServer({
-        config: {
-          dbPath,
-          publicBaseUrl: base,
-          websiteBaseUrl: base,
-          queryLogPath: undefined,
-          productionDailyLimit: undefined,
-          matcherThreads: 1,
-          metrics: false,
-          mapTiles: { url: TILES, attribution: "Test tiles" }
-        },
-        logger: { info: () => {}, error: () => {} }
-      }),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    ])
-    api = server
-    browser = launched
-    await api.listen(port, "127.0.0.1")
+    ;({ api, browser, base } = await startSiteAndBrowser(dbPath))
   }, 60_000)
 
   afterAll(async () => {
