@@ -5,13 +5,14 @@
 // so that the load balancer's test never goes missing unnoticed.
 import { spawnSync } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
+import { aptAvailable, aptInstall } from "./aptInstall.mjs"
 
 const bin = process.env.TRIPSEARCH_HAPROXY ?? "/usr/sbin/haproxy"
 const say = (line) => process.stderr.write(`haproxy: ${line}\n`)
 
 if (existsSync(bin)) process.exit(0)
 
-const canApt = process.platform === "linux" && process.getuid?.() === 0 && spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0
+const canApt = aptAvailable()
 if (!canApt) {
   say(`the tests need HAProxy, not found at ${bin}.`)
   say("On Debian or Ubuntu: apt-get install -y haproxy (as root). Elsewhere: install HAProxy 2.x and set")
@@ -24,26 +25,15 @@ if (!canApt) {
 const policy = "/usr/sbin/policy-rc.d"
 const hadPolicy = existsSync(policy)
 if (!hadPolicy) writeFileSync(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 })
-const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-const apt = (...args) => spawnSync("apt-get", args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 say("installing haproxy from Debian's packages (apt-get), for the tests' load balancer")
 const started = performance.now()
+let installed = false
 try {
-  let install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "haproxy")
-  if (install.status !== 0) {
-    // A fresh machine has no package lists yet.
-    const update = apt("update")
-    if (update.status !== 0) process.stderr.write(update.stdout + update.stderr)
-    install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "haproxy")
-  }
-  if (install.status !== 0) {
-    process.stderr.write(install.stdout + install.stderr)
-    say(`apt-get install haproxy failed (exit ${install.status}); its output is above.`)
-    process.exit(1)
-  }
+  installed = aptInstall("haproxy", say, ["-o", "Dpkg::Options::=--force-confold"])
 } finally {
   if (!hadPolicy) spawnSync("rm", ["-f", policy])
 }
+if (!installed) process.exit(1)
 if (!existsSync(bin)) {
   say(`haproxy is installed, but ${bin} is not there: is TRIPSEARCH_HAPROXY right?`)
   process.exit(1)

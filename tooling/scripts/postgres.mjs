@@ -3,9 +3,9 @@
 // root (CI, sessions) it installs Debian's postgresql-15, without the cluster the package would
 // otherwise create and start: the tests make their own. Anywhere else it says what to install and
 // fails, so that the PostgreSQL tests never go missing unnoticed.
-import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { aptAvailable, aptInstall } from "./aptInstall.mjs"
 
 const bin = process.env.TRIPSEARCH_PG_BIN ?? "/usr/lib/postgresql/15/bin"
 const installed = () => ["initdb", "pg_ctl", "postgres"].every((program) => existsSync(join(bin, program)))
@@ -13,7 +13,7 @@ const say = (line) => process.stderr.write(`postgres: ${line}\n`)
 
 if (installed()) process.exit(0)
 
-const canApt = process.platform === "linux" && process.getuid?.() === 0 && spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0
+const canApt = aptAvailable()
 if (!canApt) {
   say(`the tests need PostgreSQL 15's initdb and pg_ctl, not found in ${bin}.`)
   say("On Debian or Ubuntu: apt-get install -y postgresql-15 (as root). Elsewhere: install PostgreSQL 15 and set")
@@ -23,22 +23,9 @@ if (!canApt) {
 
 mkdirSync("/etc/postgresql-common/createcluster.d", { recursive: true })
 writeFileSync("/etc/postgresql-common/createcluster.d/tripsearch-tests.conf", "# the tests start clusters of their own\ncreate_main_cluster = false\n")
-const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-const apt = (...args) => spawnSync("apt-get", args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
 say("installing postgresql-15 from Debian's packages (apt-get), for the tests' throwaway clusters")
 const started = performance.now()
-let install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "postgresql-15")
-if (install.status !== 0) {
-  // A fresh machine has no package lists yet.
-  const update = apt("update")
-  if (update.status !== 0) process.stderr.write(update.stdout + update.stderr)
-  install = apt("install", "-y", "--no-install-recommends", "-o", "Dpkg::Options::=--force-confold", "postgresql-15")
-}
-if (install.status !== 0) {
-  process.stderr.write(install.stdout + install.stderr)
-  say(`apt-get install postgresql-15 failed (exit ${install.status}); its output is above.`)
-  process.exit(1)
-}
+if (!aptInstall("postgresql-15", say, ["-o", "Dpkg::Options::=--force-confold"])) process.exit(1)
 if (!installed()) {
   say(`postgresql-15 is installed, but ${bin} has no initdb, pg_ctl and postgres: is TRIPSEARCH_PG_BIN right?`)
   process.exit(1)
