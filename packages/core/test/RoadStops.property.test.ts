@@ -121,6 +121,13 @@ const world = (maxTrips: number, spots: { readonly minLength: number; readonly m
       return { records: records.map((x) => x.record), trips, meetingPoints }
     })
 
+/** The index read back from its snapshot's columns, as a server start does. */
+const restore = (index: TripIndex, options: { readonly compactAfter?: number; readonly rebuildAfter?: number }): TripIndex => {
+  const { counts, columns } = index.snapshot()
+  const bytes = new Map(columns.map(([name, b]) => [name, b.slice()]))
+  return TripIndex.restore(counts, (name, into) => into.set(bytes.get(name)!), options)
+}
+
 /** The records as the stores make them: stops along the road from the grid of active meeting points. */
 const withStops = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>): Array<IndexRecord> => {
   const grid = new MeetingPointGrid(meetingPoints.filter((mp) => mp.status === "active"))
@@ -184,7 +191,10 @@ describe("stops along the road: the index against the reference", () => {
       fc.property(world(12), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20, 150, 500), fc.boolean(), (w, req0, pf, pt, radius, loose) => {
         const records = withStops(w, w.meetingPoints)
         const req = onStops(w, records, req0, pf, pt, radius, loose)
-        expect(TripIndex.from(records).search(req)).toEqual(reference(w, w.meetingPoints, req))
+        const index = TripIndex.from(records)
+        const expected = reference(w, w.meetingPoints, req)
+        expect(index.search(req)).toEqual(expected)
+        expect(restore(index, {}).search(req)).toEqual(expected)
       }),
       { numRuns: 300 }
     )
@@ -210,9 +220,14 @@ describe("stops along the road: the index against the reference", () => {
         fc.nat(),
         fc.array(fc.tuple(fc.nat(), fc.constantFrom("remove", "move", "readd")), { minLength: 1, maxLength: 6 }),
         fc.boolean(),
-        (w, req0, pf, pt, ops, loose) => {
+        // Compacted after each change, or changes in the grids' arenas (moved meeting points
+        // outside the grid's cells, then past its limit of those), from a snapshot or not.
+        fc.constantFrom({ compactAfter: 1 }, {}, { rebuildAfter: 3 }),
+        fc.boolean(),
+        (w, req0, pf, pt, ops, loose, options, restored) => {
           const req = onStops(w, withStops(w, w.meetingPoints), req0, pf, pt, 5, loose)
-          const index = TripIndex.from(withStops(w, w.meetingPoints), { compactAfter: 1 })
+          const built = TripIndex.from(withStops(w, w.meetingPoints), options)
+          const index = restored ? restore(built, options) : built
           let mps = w.meetingPoints.slice()
           for (const [pick, op] of ops) {
             if (mps.length === 0) break

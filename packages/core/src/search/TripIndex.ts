@@ -1,5 +1,6 @@
 import type { IndexRecord } from "./IndexRecord.js"
 import type { MatchRequest, MatchResult } from "./MatchRequest.js"
+import { AlongGrid, LATE_LIMIT } from "./tripIndex/AlongGrid.js"
 import { GeoGrid } from "./tripIndex/GeoGrid.js"
 import { type IdSource, IdTable } from "./tripIndex/IdTable.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
@@ -44,6 +45,7 @@ export class TripIndex {
 
   private t = new TripColumns()
   private grid = new GeoGrid()
+  private along = new AlongGrid()
   // A trip's ref (`ids`: id -> ref) is fixed when it is upserted and `refSlot` gives the ref's
   // current slot, so renumbering the slots rewrites one typed array and leaves the ids' table as it is.
   private ids = new IdTable()
@@ -51,7 +53,7 @@ export class TripIndex {
   private refs = 0
   private dead = 0
   private loading = false
-  private searcher = new TripSearcher(this.t, this.grid)
+  private searcher = new TripSearcher(this.t, this.grid, this.along)
   private version = 0
   private announced: IndexImage | undefined
   private readonly listeners: Array<(image: IndexImage) => void> = []
@@ -128,7 +130,7 @@ export class TripIndex {
 
   /** The arrays as they are now, to search from another thread (`TripSearcher.over`). */
   image(): IndexImage {
-    return { version: this.version, columns: this.t.image(), grid: this.grid.image() }
+    return { version: this.version, columns: this.t.image(), grid: this.grid.image(), along: this.along.image() }
   }
 
   /** Calls `listener` with every new image from now on (after a load, a growth, a compaction, a grid rebuild). */
@@ -157,7 +159,7 @@ export class TripIndex {
   }
 
   search(req: MatchRequest): MatchResult {
-    if (this.searcher.t !== this.t || this.searcher.grid !== this.grid) this.searcher = new TripSearcher(this.t, this.grid)
+    if (this.searcher.t !== this.t || this.searcher.grid !== this.grid || this.searcher.along !== this.along) this.searcher = new TripSearcher(this.t, this.grid, this.along)
     return this.searcher.search(req)
   }
 
@@ -166,9 +168,9 @@ export class TripIndex {
   private upsertOne(r: IndexRecord): void {
     this.kill(r.id)
     const t = this.t
-    // Columns that grow together are checked once: per slot by `alive`, per stop by `wPlace`, a
-    // road trip's waypoints by `wayIdx`.
-    const { alive, wPlace, wayIdx, idChars, shownBytes, wordStart, wordChars } = t
+    // Columns that grow together are checked once: per slot by `alive`, per waypoint by `wPlace`,
+    // per stop along the road by `aMp`, the meeting point table by `mpId`.
+    const { alive, wPlace, aMp, mpId, idChars, shownBytes, wordStart, wordChars } = t
     const slot = t.append(r)
     const ref = this.refs++
     this.refSlot = growI32(this.refSlot, ref + 1)
@@ -176,11 +178,15 @@ export class TripIndex {
     this.ids.add(ref, this.idSource)
     if (this.loading) return
     const n = t.wpCount[slot]!
-    // A full arena, or columns the append had to copy to grow: a new grid, which takes this trip's
-    // waypoints from the columns. Linking the trip into the current grid would show it to readers
+    const stops = t.wAlong[t.wpStart[slot]! + n - 1]! - t.wAlong[t.wpStart[slot]!]!
+    // A full arena, or columns the append had to copy to grow: new grids, which take this trip's
+    // waypoints and stops from the columns. Linking the trip into the current grids would show it to readers
     // of the previous image, whose copies of the columns end before its slot or its waypoints.
-    const grown = t.alive !== alive || t.wPlace !== wPlace || t.wayIdx !== wayIdx || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
-    if (grown || this.grid.room < n) return this.rebuildGrid()
+    const grown =
+      t.alive !== alive || t.wPlace !== wPlace || t.aMp !== aMp || t.mpId !== mpId || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
+    if (grown || this.grid.room < n || this.along.room < stops || this.along.late >= LATE_LIMIT) return this.rebuildGrid()
+    // Its stops along the road before its waypoints: a search that sees its waypoints sees them all (`AlongGrid`).
+    this.along.addTrip(t, slot)
     this.grid.addTrip(t, slot)
   }
 
@@ -191,10 +197,12 @@ export class TripIndex {
     this.dead++
   }
 
-  /** The arena holds a quarter of the grid, at least `rebuildAfter` waypoints. */
+  /** Each arena holds a quarter of its grid, at least `rebuildAfter` entries. */
   private rebuildGrid(): void {
     this.grid = new GeoGrid()
     this.grid.build(this.t, Math.max(this.rebuildAfter, Math.ceil(this.t.waypoints / 4)))
+    this.along = new AlongGrid()
+    this.along.build(this.t, Math.max(this.rebuildAfter, Math.ceil(this.t.alongs / 4)))
   }
 
   /** Rebuilds the arrays without dead slots once they are a quarter of all slots. */
@@ -205,6 +213,7 @@ export class TripIndex {
     const fresh = TripIndex.from(records, { rebuildAfter: this.rebuildAfter, compactAfter: this.compactAfter })
     this.t = fresh.t
     this.grid = fresh.grid
+    this.along = fresh.along
     // The table holds refs only, which mean the same with `fresh`'s columns and refSlot, now this one's.
     this.ids = fresh.ids
     this.refSlot = fresh.refSlot
@@ -217,7 +226,7 @@ export class TripIndex {
     const last = this.announced
     const now = this.image()
     const same = <A extends object>(a: A, b: A): boolean => (Object.keys(a) as Array<keyof A>).every((k) => a[k] === b[k])
-    if (last !== undefined && same(last.columns, now.columns) && same(last.grid, now.grid)) return
+    if (last !== undefined && same(last.columns, now.columns) && same(last.grid, now.grid) && same(last.along, now.along)) return
     this.version++
     const image = { ...now, version: this.version }
     this.announced = image

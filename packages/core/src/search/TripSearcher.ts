@@ -9,8 +9,8 @@ import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
 import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
 import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
-import { roadParts, roadSegment } from "./tripIndex/roadSegment.js"
-import type { RoadStop } from "../road/roadStops.js"
+import { AlongGrid } from "./tripIndex/AlongGrid.js"
+import { ALONG_END, endKm, RoadSegments, roadParts, SEGMENT } from "./tripIndex/roadSegment.js"
 
 /**
  * One search at a time over the columns and grid of an index: the writer's own (`TripIndex`) or
@@ -20,21 +20,20 @@ import type { RoadStop } from "../road/roadStops.js"
 export class TripSearcher {
   constructor(
     readonly t: TripColumns,
-    readonly grid: GeoGrid
+    readonly grid: GeoGrid,
+    readonly along: AlongGrid
   ) {}
 
   /** A searcher over an index image posted by the writer (see `TripIndex.image`). */
   static over(image: IndexImage): TripSearcher {
-    return new TripSearcher(TripColumns.attach(image.columns), GeoGrid.attach(image.grid))
+    return new TripSearcher(TripColumns.attach(image.columns), GeoGrid.attach(image.grid), AlongGrid.attach(image.along))
   }
 
   // Per-search scratch, reused: the hits near each place, the distances of one candidate, tallies.
   private readonly near = new NearHits()
   private readonly distF = new Float64Array(256)
   private readonly distT = new Float64Array(256)
-  // A trip with stops along the road may have more stops than the waypoints' 256.
-  private roadF = new Float64Array(256)
-  private roadT = new Float64Array(256)
+  private readonly roads = new RoadSegments()
   private readonly dayTally = new Tally(1024)
   private readonly priceTally = new Tally(1 << 16)
   private readonly matches = new Matches()
@@ -45,20 +44,33 @@ export class TripSearcher {
     near.begin(t.alive.length)
     // Arena entries the writer adds from now on are left to the next search.
     const seen = this.grid.waiting
+    const lastSlot = this.grid.lastSeenSlot(seen)
+    const { grid, along } = this
     const { from, to } = req
-    const fromCells = from === undefined ? undefined : this.grid.cellsOf(flatBox(from))
-    const toCells = to === undefined ? undefined : this.grid.cellsOf(flatBox(to))
+    const fromCells = from === undefined ? undefined : grid.cellsOf(flatBox(from))
+    const toCells = to === undefined ? undefined : grid.cellsOf(flatBox(to))
+    const fromAlong = fromCells === undefined ? undefined : along.cellsOf(fromCells.box)
+    const toAlong = toCells === undefined ? undefined : along.cellsOf(toCells.box)
     if (fromCells !== undefined && toCells !== undefined) {
-      // The side with fewer waypoints marks its trips, the other takes the marked ones.
-      if (fromCells.entries <= toCells.entries) {
-        this.grid.scanNear(fromCells, "last", seen, near.markFrom)
-        this.grid.scanNear(toCells, "first", seen, near.thenTo, near.markedTrips)
+      // The side with fewer waypoints and stops marks its trips, the other takes the marked ones.
+      if (fromCells.entries + fromAlong!.entries <= toCells.entries + toAlong!.entries) {
+        grid.scanNear(fromCells, "last", seen, near.markFrom)
+        along.scanNear(fromAlong!, lastSlot, near.markFrom)
+        grid.scanNear(toCells, "first", seen, near.thenTo, near.markedTrips)
+        along.scanNear(toAlong!, lastSlot, near.thenTo, near.markedTrips)
       } else {
-        this.grid.scanNear(toCells, "first", seen, near.markTo)
-        this.grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
+        grid.scanNear(toCells, "first", seen, near.markTo)
+        along.scanNear(toAlong!, lastSlot, near.markTo)
+        grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
+        along.scanNear(fromAlong!, lastSlot, near.thenFrom, near.markedTrips)
       }
-    } else if (fromCells !== undefined) this.grid.scanNear(fromCells, "last", seen, near.onlyFrom, undefined, near.onceTrips)
-    else if (toCells !== undefined) this.grid.scanNear(toCells, "first", seen, near.onlyTo, undefined, near.onceTrips)
+    } else if (fromCells !== undefined) {
+      grid.scanNear(fromCells, "last", seen, near.onlyFrom)
+      along.scanNear(fromAlong!, lastSlot, near.onlyFrom, undefined, near.onceTrips)
+    } else if (toCells !== undefined) {
+      grid.scanNear(toCells, "first", seen, near.onlyTo)
+      along.scanNear(toAlong!, lastSlot, near.onlyTo, undefined, near.onceTrips)
+    }
     const candidates = near.candidates()
     const fromBox = fromCells?.box
     const toBox = toCells?.box
@@ -87,42 +99,43 @@ export class TripSearcher {
       let bi: number
       let bj: number
       let net = 0
-      if ((flags & FLAG_ROAD) !== 0) {
-        // Its waypoints first, by their own rule and its fast paths: a segment between two of
-        // them (one, for one place) has no end along the road and wins.
-        const v0 = t.wayStart[slot]!
-        let segment = near.segmentOf(t.wayPlace, slot, v0, t.wayCount[slot]! - 1, fromBox, toBox, dF, dT)
-        if (segment >= 0) {
-          bi = t.wayIdx[v0 + (segment >> 8)]!
-          bj = t.wayIdx[v0 + (segment & 255)]!
-        } else {
-          if (this.roadF.length <= last) {
-            this.roadF = new Float64Array(2 * (last + 1))
-            this.roadT = new Float64Array(2 * (last + 1))
-          }
-          const pair = fromBox !== undefined && toBox !== undefined
-          segment = roadSegment(t, slot, w0, last, fromBox, toBox, pair ? near.spanOf(slot, 1) : 0, pair ? near.spanOf(slot, 2) : 0, this.roadF, this.roadT)
-          if (segment < 0) continue
-          bi = Math.floor(segment / 65536)
-          bj = segment % 65536
-        }
-        if (t.wTime[2 * (w0 + bi)]! < nowMs) continue
-        net = Math.round(roadParts(t, w0 + bi, w0 + bj, t.legPrice))
-      } else {
-        const segment = near.segmentOf(t.wPlace, slot, w0, last, fromBox, toBox, dF, dT)
-        // The chord test let through a waypoint just outside the radius, and nothing else matched.
-        if (segment < 0) continue
+      // Its waypoints first, by their own rule and its fast paths: a segment between two of them
+      // (one, for one place) has no end along the road and wins over any that has.
+      const segment = near.segmentOf(t.wPlace, slot, w0, last, fromBox, toBox, dF, dT)
+      let utc: number
+      let local: number
+      if (segment >= 0) {
         bi = segment >> 8
         bj = segment & 255
-        if (t.wTime[2 * (w0 + bi)]! < nowMs) continue
+        utc = t.wTime[2 * (w0 + bi)]!
+        if (utc < nowMs) continue
+        local = t.wTime[2 * (w0 + bi) + 1]!
         for (let w = w0 + bi; w < w0 + bj; w++) net += t.legPrice[w]!
+      } else {
+        // The chord test let through a waypoint just outside the radius, and nothing else matched;
+        // or the trip's stops along the road may.
+        if ((flags & FLAG_ROAD) === 0) continue
+        const pair = fromBox !== undefined && toBox !== undefined
+        const road = this.roads.segment(t, w0, last, fromBox, toBox, pair ? near.spanOf(slot, 1) : 0, pair ? near.spanOf(slot, 2) : 0)
+        if (road < 0) continue
+        bi = Math.floor(road / SEGMENT)
+        bj = road % SEGMENT
+        if (bi < ALONG_END) {
+          utc = t.wTime[2 * (w0 + bi)]!
+          if (utc < nowMs) continue
+          local = t.wTime[2 * (w0 + bi) + 1]!
+        } else {
+          const a = t.wAlong[w0]! + bi - ALONG_END
+          utc = t.stopUtc(w0, a)
+          if (utc < nowMs) continue
+          local = utc + t.aZone[a]! * 60_000
+        }
+        net = Math.round(roadParts(t, w0, last, bi, bj, t.legPrice))
       }
 
-      const wi = w0 + bi
-      const utc = t.wTime[2 * wi]!
       const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
       const seatsLeft = t.seatsLeft[slot]!
-      if (facets.check(seatsLeft, t.wTime[2 * wi + 1]!, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
+      if (facets.check(seatsLeft, local, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
 
       facets.matched(t.experience[slot]!, t.comfort[slot]!)
       matches.push(slot, bi, bj, price, utc)
@@ -132,52 +145,39 @@ export class TripSearcher {
     }
 
     // A waypoint end is written by its waypoint's index, an end along the road `m{meeting point id}`.
-    const endLabel = (w: number): string => (t.wMp[w] !== 0 ? `m${t.wMp[w]}` : String(t.wLeg[w]! + t.wFrac[w]!))
+    const endLabel = (w0: number, end: number): string => (end < ALONG_END ? String(end) : `m${t.mpId[t.aMp[t.wAlong[w0]! + end - ALONG_END]!]}`)
     const permanentId = (m: number): string => {
       const slot = matches.slot[m]!
       if (matches.i[m] === 0 && matches.j[m] === t.wpCount[slot]! - 1) return t.idOf(slot)
       const w0 = t.wpStart[slot]!
-      return `${t.idOf(slot)}_${endLabel(w0 + matches.i[m]!)}_${endLabel(w0 + matches.j[m]!)}`
-    }
-    const stopAt = (w: number): RoadStop => {
-      const departureMs = t.wTime[2 * t.wpStart[t.wSlot[w]!]!]!
-      return {
-        mp: t.wMp[w]!,
-        leg: t.wLeg[w]!,
-        fraction: t.wFrac[w]!,
-        lat: t.wPlace[2 * w]!,
-        lon: t.wPlace[2 * w + 1]!,
-        offsetMin: (t.wTime[2 * w]! - departureMs) / 60_000,
-        zoneOffsetMin: (t.wTime[2 * w + 1]! - t.wTime[2 * w]!) / 60_000
-      }
+      return `${t.idOf(slot)}_${endLabel(w0, matches.i[m]!)}_${endLabel(w0, matches.j[m]!)}`
     }
     // Distances are recomputed for the few hits shown (the same call gives the same double)
     // rather than kept for every match.
-    const kmTo = (box: FlatBox, m: number, k: number): number => {
-      const w = t.wpStart[matches.slot[m]!]! + k
-      return haversineKm(box.lat, box.lon, t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
-    }
     const hit = (m: number): SegmentHit => {
       const w0 = t.wpStart[matches.slot[m]!]!
-      const wa = w0 + matches.i[m]!
-      const wb = w0 + matches.j[m]!
-      const along = (t.flags[matches.slot[m]!]! & FLAG_ROAD) !== 0
+      const i = matches.i[m]!
+      const j = matches.j[m]!
+      const a0 = t.wAlong[w0]! - ALONG_END
       return {
         id: t.idOf(matches.slot[m]!),
         // A waypoint's index, or the waypoint before a stop along the road.
-        i: along ? t.wLeg[wa]! + (t.wMp[wa] === 0 ? t.wFrac[wa]! : 0) : matches.i[m]!,
-        j: along ? t.wLeg[wb]! + (t.wMp[wb] === 0 ? t.wFrac[wb]! : 0) : matches.j[m]!,
-        ...(along && t.wMp[wa] !== 0 ? { fromStop: stopAt(wa) } : {}),
-        ...(along && t.wMp[wb] !== 0 ? { toStop: stopAt(wb) } : {}),
-        ...(fromBox !== undefined ? { fromKm: kmTo(fromBox, m, matches.i[m]!) } : {}),
-        ...(toBox !== undefined ? { toKm: kmTo(toBox, m, matches.j[m]!) } : {})
+        i: i < ALONG_END ? i : t.aLeg[a0 + i]!,
+        j: j < ALONG_END ? j : t.aLeg[a0 + j]!,
+        ...(i >= ALONG_END ? { fromStop: t.roadStop(w0, a0 + i) } : {}),
+        ...(j >= ALONG_END ? { toStop: t.roadStop(w0, a0 + j) } : {}),
+        ...(fromBox !== undefined ? { fromKm: endKm(t, w0, i, fromBox) } : {}),
+        ...(toBox !== undefined ? { toKm: endKm(t, w0, j, toBox) } : {})
       }
     }
     const metres = (m: number): number => {
-      const w0 = t.wpStart[matches.slot[m]!]!
-      if ((t.flags[matches.slot[m]!]! & FLAG_ROAD) !== 0) return roadParts(t, w0 + matches.i[m]!, w0 + matches.j[m]!, t.legDist)
+      const slot = matches.slot[m]!
+      const w0 = t.wpStart[slot]!
+      const i = matches.i[m]!
+      const j = matches.j[m]!
+      if (i >= ALONG_END || j >= ALONG_END) return roadParts(t, w0, t.wpCount[slot]! - 1, i, j, t.legDist)
       let d = 0
-      for (let w = w0 + matches.i[m]!; w < w0 + matches.j[m]!; w++) d += t.legDist[w]!
+      for (let w = w0 + i; w < w0 + j; w++) d += t.legDist[w]!
       return d
     }
     const total = matches.size

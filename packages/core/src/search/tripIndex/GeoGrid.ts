@@ -3,17 +3,16 @@ import { EARTH_RADIUS_KM } from "../../geo/haversine.js"
 import type { MatchPlace } from "../MatchRequest.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
-const sharedF32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(4 * n))
-
 const CELL_DEG = 0.2
 const LON_CELLS = Math.ceil(360 / CELL_DEG) + 1
 /** Every cell key `cellOf` can answer, poles and antimeridian included. */
-const CELLS = (Math.ceil(180 / CELL_DEG) + 1) * LON_CELLS
+export const CELLS = (Math.ceil(180 / CELL_DEG) + 1) * LON_CELLS
 const cellKey = (latIdx: number, lonIdx: number): number => latIdx * LON_CELLS + lonIdx
 const latCell = (lat: number): number => Math.floor((lat + 90) / CELL_DEG)
 const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
-/** Writes the unit vector of a point (degrees) at `3 * e` of `xyz`: the one formula of the grid's chord test. */
-const writeUnit = (xyz: Float32Array, e: number, lat: number, lon: number): void => {
+export const sharedF32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(4 * n))
+/** Writes the unit vector of a point (degrees) at `3 * e` of `xyz`: the one formula of the grids' chord test. */
+export const writeUnit = (xyz: Float32Array, e: number, lat: number, lon: number): void => {
   const cosLat = Math.cos(lat * RAD)
   xyz[3 * e] = cosLat * Math.cos(lon * RAD)
   xyz[3 * e + 1] = cosLat * Math.sin(lon * RAD)
@@ -30,18 +29,7 @@ export const cellOf = (lat: number, lon: number): number => cellKey(latCell(lat)
 const MARGIN = 2e-7
 const END_FIRST = 1
 const END_LAST = 2
-/** A stop along the road (docs/API.md, Along the road), not a waypoint. */
-const ALONG = 4
-/** `ALONG << ALONG_SHIFT` is `NearHits`' ALONG_HIT: what the scan adds to a stop along the road's place. */
-const ALONG_SHIFT = 6
-
-/**
- * An entry's `pos`: a waypoint's place among its trip's waypoints (`wLeg + wFrac`, whatever stops
- * along the road lie between), a stop along the road's place `k` among all the trip's stops (255
- * for any past 254).
- */
-const placeOf = (t: TripColumns, w: number, k: number): number => (t.wMp[w] === 0 ? t.wLeg[w]! + t.wFrac[w]! : Math.min(k, 255))
-const RAD = Math.PI / 180
+export const RAD = Math.PI / 180
 
 /**
  * A place and its bounding box as plain numbers, in one shape whatever the request's own shape:
@@ -97,7 +85,7 @@ export interface Cells {
 }
 
 /** Calls `visit` with the key of every grid cell the box covers (both longitude ranges). */
-const forEachCell = (box: FlatBox, visit: (key: number) => void): void => {
+export const forEachCell = (box: FlatBox, visit: (key: number) => void): void => {
   const la0 = latCell(box.minLat)
   const la1 = latCell(box.maxLat)
   for (let range = 0; range < 2; range++) {
@@ -186,8 +174,8 @@ export class GeoGrid implements GridImage {
       const lon = t.wPlace[2 * (w0 + k) + 1]!
       const key = cellOf(lat, lon)
       this.added[e] = slot
-      this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0) | (t.wMp[w0 + k] !== 0 ? ALONG : 0)
-      this.addedPos[e] = placeOf(t, w0 + k, k)
+      this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
+      this.addedPos[e] = k
       writeUnit(this.addedXyz, e, lat, lon)
       this.next[e] = Atomics.load(this.head, key)
       Atomics.store(this.head, key, e + 1)
@@ -226,8 +214,8 @@ export class GeoGrid implements GridImage {
       const slot = t.wSlot[w]!
       const k = w - t.wpStart[slot]!
       slots[at] = slot
-      ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0) | (t.wMp[w] !== 0 ? ALONG : 0)
-      pos[at] = placeOf(t, w, k)
+      ends[at] = (k === 0 ? END_FIRST : 0) | (k === t.wpCount[slot]! - 1 ? END_LAST : 0)
+      pos[at] = k
       writeUnit(xyz, at, t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
     }
     this.start = start
@@ -263,9 +251,8 @@ export class GeoGrid implements GridImage {
   }
 
   /**
-   * Calls `take` with the trip slot and the place in its trip (0 first; a stop along the road's
-   * plus 256, see `placeOf`) of every stop (of a live trip or not) in `cells` that may lie within
-   * the radius of their box's place, skipping first
+   * Calls `take` with the trip slot and the place in its trip (0 first) of every waypoint (of a
+   * live trip or not) in `cells` that may lie within the radius of their box's place, skipping first
    * (`skip = "first"`) or last (`"last"`) waypoints of their trip, as the matching rule of each side
    * requires (docs/API.md, Searching). The chord test errs on the inclusive side; `sure` is 1 for a
    * waypoint the chord puts so far inside the circle that its haversine distance is within the
@@ -276,19 +263,8 @@ export class GeoGrid implements GridImage {
    * second place of a pair tests that bit, which stays in the cache, before any distance.
    * `near` is the waypoint's squared chord over the test's bound: in [0, 1], a coarse rank of its
    * distance that a one-place search compares before any exact distance (`NearHits`).
-   * With `once`, a bitset over slots (clear at the start), a stop along the road is reported only
-   * for the first of its trip's stops along the road that passes: a one-place search needs no
-   * more of them to find the trip, and a 300 km radius holds every stop of tens of thousands of
-   * trips. Its bit is set then; the caller clears it.
    */
-  scanNear(
-    cells: Cells,
-    skip: "first" | "last",
-    seen: number,
-    take: (slot: number, k: number, sure: number, near: number) => void,
-    within?: Int32Array,
-    once?: Int32Array
-  ): void {
+  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array): void {
     const { box } = cells
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
@@ -305,13 +281,7 @@ export class GeoGrid implements GridImage {
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (ends[e]! & skipEnd) === 0) {
-          if (once !== undefined && (ends[e]! & ALONG) !== 0) {
-            if ((once[s >>> 5]! & (1 << (s & 31))) !== 0) continue
-            once[s >>> 5]! |= 1 << (s & 31)
-          }
-          take(s, pos[e]! | ((ends[e]! & ALONG) << ALONG_SHIFT), d2 < sureLimit ? 1 : 0, d2 * perLimit)
-        }
+        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
       }
       for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
         const e = link - 1
@@ -322,14 +292,13 @@ export class GeoGrid implements GridImage {
         const dy = addedXyz[3 * e + 1]! - py
         const dz = addedXyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) {
-          if (once !== undefined && (addedEnds[e]! & ALONG) !== 0) {
-            if ((once[s >>> 5]! & (1 << (s & 31))) !== 0) continue
-            once[s >>> 5]! |= 1 << (s & 31)
-          }
-          take(s, addedPos[e]! | ((addedEnds[e]! & ALONG) << ALONG_SHIFT), d2 < sureLimit ? 1 : 0, d2 * perLimit)
-        }
+        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
       }
     }
+  }
+
+  /** The newest trip slot whose waypoints a search that loaded `seen` (`waiting`) sees in the arena, -1 for none. */
+  lastSeenSlot(seen: number): number {
+    return seen > 0 ? this.added[seen - 1]! : -1
   }
 }

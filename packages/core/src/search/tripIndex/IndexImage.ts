@@ -1,3 +1,4 @@
+import type { AlongImage } from "./AlongGrid.js"
 import type { GridImage } from "./GeoGrid.js"
 import type { ColumnsImage } from "./TripColumns.js"
 
@@ -10,4 +11,5 @@ export interface IndexImage {
   readonly version: number
   readonly columns: ColumnsImage
   readonly grid: GridImage
+  readonly along: AlongImage
 }

@@ -19,8 +19,9 @@ const rankedWord = (k: number, best: number, second: number): number => RANKED |
 const rankOf = (near: number): number => Math.min(RANKS - 1, Math.floor(near * RANKS))
 // A pair lists its hits' ranks too, in `PairRanks`, which may decide a candidate's segment.
 
-// A hit is a waypoint (`k` its place among the trip's waypoints) or a stop along the road (`k` is
-// 256 + its place among all the trip's stops in road order, 255 for any later one: `ALONG_HIT`).
+// A hit is a waypoint (`k` its place among the trip's waypoints, from `GeoGrid`) or a stop along
+// the road (`k` is 256 + its place among the trip's stops along the road, from 1, 255 for any later one:
+// `ALONG_HIT`, from `AlongGrid`).
 // Waypoints make the word, as for a trip without stops along the road, so that the same fast
 // paths decide among them; stops along the road make the span beside it: the lowest and the
 // highest of their places, so that a pair measures a trip's stops of that span only (`roadSegment`;
@@ -283,8 +284,8 @@ export class NearHits {
   }
 
   /**
-   * The places in the trip (among all its stops) of candidate `slot`'s first and last stops along
-   * the road found near `side`'s place, as `first | last << 8` (255 for any place past 254: the
+   * The places (among the trip's stops along the road, from 1) of candidate `slot`'s first and last such
+   * stops found near `side`'s place, as `first | last << 8` (255 for any place past 254: the
    * trip's end then), once `candidates()` has answered; 0 when none was.
    */
   spanOf(slot: number, side: 1 | 2): number {

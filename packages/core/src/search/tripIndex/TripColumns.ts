@@ -1,5 +1,6 @@
 import { CURRENCIES } from "../../model/Locale.js"
 import type { IndexRecord } from "../IndexRecord.js"
+import type { RoadStop } from "../../road/roadStops.js"
 import { AS_JSON, decodeShown, isCompact, ShownEncoder, type ShownTuple, textOfCodes } from "./shownCodec.js"
 
 // Core declares no platform: these two exist in Node and in browsers alike.
@@ -21,11 +22,12 @@ export const NO_BOOKING = 2
 // the doubling headroom costs address space, not memory.
 export const sharedU8 = (n: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(n))
 export const sharedU16 = (n: number): Uint16Array => new Uint16Array(new SharedArrayBuffer(2 * n))
+export const sharedI16 = (n: number): Int16Array => new Int16Array(new SharedArrayBuffer(2 * n))
 export const sharedI32 = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
 export const sharedF64 = (n: number): Float64Array => new Float64Array(new SharedArrayBuffer(8 * n))
 
 /** `a` if it holds `n` entries, else a copy twice as large (at least `n`), in shared memory. */
-const grow = <A extends Uint8Array | Uint16Array | Int32Array | Float64Array>(a: A, n: number, make: (n: number) => A): A => {
+const grow = <A extends Uint8Array | Uint16Array | Int16Array | Int32Array | Float64Array>(a: A, n: number, make: (n: number) => A): A => {
   if (n <= a.length) return a
   const b = make(Math.max(n, a.length * 2))
   b.set(a)
@@ -38,8 +40,9 @@ const used = (per: Per, counts: ColumnCounts): number =>
   : per === "slot+1" ? counts.slots + 1
   : per === "waypoint" ? counts.waypoints
   : per === "waypoint pair" ? 2 * counts.waypoints
-  : per === "way" ? counts.ways
-  : per === "way pair" ? 2 * counts.ways
+  : per === "along" ? counts.alongs
+  : per === "meeting point" ? counts.mps
+  : per === "meeting point pair" ? 2 * counts.mps
   : per === "char" ? counts.idChars
   : per === "shownByte" ? counts.shownBytes
   : per === "word+1" ? counts.words + 1
@@ -68,20 +71,31 @@ export interface ColumnsImage {
   readonly wSlot: Int32Array
   readonly legPrice: Int32Array
   readonly legDist: Int32Array
-  readonly wMp: Int32Array
-  readonly wLeg: Uint8Array
-  readonly wFrac: Float64Array
-  readonly wayStart: Int32Array
-  readonly wayCount: Uint8Array
-  readonly wayPlace: Float64Array
-  readonly wayIdx: Uint16Array
+  readonly wAlong: Int32Array
+  readonly aMp: Int32Array
+  readonly aLeg: Uint8Array
+  readonly aFrac: Float64Array
+  readonly aZone: Int16Array
+  readonly mpId: Int32Array
+  readonly mpPlace: Float64Array
 }
 
 type ColumnName = keyof ColumnsImage
-type Column = Uint8Array | Uint16Array | Int32Array | Float64Array
+type Column = Uint8Array | Uint16Array | Int16Array | Int32Array | Float64Array
 
 /** How many entries of a column are in use, given the counts; and how to allocate one. */
-type Per = "slot" | "slot+1" | "waypoint" | "waypoint pair" | "way" | "way pair" | "char" | "shownByte" | "word+1" | "wordChar"
+type Per =
+  | "slot"
+  | "slot+1"
+  | "waypoint"
+  | "waypoint pair"
+  | "along"
+  | "meeting point"
+  | "meeting point pair"
+  | "char"
+  | "shownByte"
+  | "word+1"
+  | "wordChar"
 const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> = [
   ["alive", "slot", sharedU8],
   ["wpStart", "slot", sharedI32],
@@ -104,20 +118,21 @@ const LAYOUT: ReadonlyArray<readonly [ColumnName, Per, (n: number) => Column]> =
   ["wSlot", "waypoint", sharedI32],
   ["legPrice", "waypoint", sharedI32],
   ["legDist", "waypoint", sharedI32],
-  ["wMp", "waypoint", sharedI32],
-  ["wLeg", "waypoint", sharedU8],
-  ["wFrac", "waypoint", sharedF64],
-  ["wayStart", "slot", sharedI32],
-  ["wayCount", "slot", sharedU8],
-  ["wayPlace", "way pair", sharedF64],
-  ["wayIdx", "way", sharedU16]
+  ["wAlong", "waypoint", sharedI32],
+  ["aMp", "along", sharedI32],
+  ["aLeg", "along", sharedU8],
+  ["aFrac", "along", sharedF64],
+  ["aZone", "along", sharedI16],
+  ["mpId", "meeting point", sharedI32],
+  ["mpPlace", "meeting point pair", sharedF64]
 ]
 
 /** The counts that say how much of each column is in use. */
 export interface ColumnCounts {
   readonly slots: number
   readonly waypoints: number
-  readonly ways: number
+  readonly alongs: number
+  readonly mps: number
   readonly idChars: number
   readonly shownBytes: number
   readonly words: number
@@ -126,11 +141,14 @@ export interface ColumnCounts {
 
 /**
  * Every trip of the index in flat typed arrays, no object per trip or waypoint: per trip slot
- * (`slots` of them, dead ones included until the next renumbering) and per stop, in road order
- * (`waypoints`: a trip's waypoints and, on a trip flagged FLAG_ROAD, its stops along the road
- * between them), legs stored on their first waypoint. A stop's `wMp` is its meeting point's id
- * along the road and 0 at a waypoint; its position is `wLeg + wFrac` (waypoint k < n at (k, 0),
- * the last at (n - 1, 1)), so a waypoint's index is `wLeg + wFrac` too. A trip's id is its UTF-16 code units
+ * (`slots` of them, dead ones included until the next renumbering), per waypoint (`waypoints`,
+ * legs stored on their first waypoint) and per stop along the road (`alongs`). A trip's waypoints
+ * are `wpCount[slot]` from `wpStart[slot]`; the stops along the road of its leg k are those from
+ * `wAlong[w]` to `wAlong[w + 1]` (w its waypoint k; at the last waypoint, the end of the trip's),
+ * in road order, each at `aFrac` of its leg `aLeg`, its place its meeting point's (`aMp`, an entry
+ * of the meeting point table `mpId`/`mpPlace`, which the stops of 14 million trips' roads share
+ * among some tens of thousands), its instant the leg's prorated one (`stopUtc`) and its zone's
+ * offset `aZone` minutes. A trip's id is its UTF-16 code units
  * in `idChars`, from `idStart[slot]` to `idStart[slot + 1]`; what a search shows of it beyond the
  * numbers (`IndexRecord.shown`) is `shownBytes` from `shownStart[slot]` to `shownStart[slot + 1]`,
  * in `shownCodec`'s compact form, its repeated texts numbers of the word table (word `n` is
@@ -139,7 +157,8 @@ export interface ColumnCounts {
  *
  * Only the writer appends. A reader built by `attach` sees a slot once the grid points at it, and
  * the writer fills a slot before that; an array that must grow is copied, which the writer
- * announces as a new image.
+ * announces as a new image. The meeting point table is appended only: a meeting point that moved
+ * is a new entry, so that a stop keeps the place it was worked out from.
  */
 export class TripColumns implements ColumnsImage {
   alive = sharedU8(1024)
@@ -166,27 +185,28 @@ export class TripColumns implements ColumnsImage {
   wSlot = sharedI32(4096)
   legPrice = sharedI32(4096)
   legDist = sharedI32(4096)
-  wMp = sharedI32(4096)
-  wLeg = sharedU8(4096)
-  wFrac = sharedF64(4096)
+  wAlong = sharedI32(4096)
   waypoints = 0
 
-  // A trip with stops along the road has its waypoints once more, alone (`wayStart[slot]` to
-  // `+ wayCount[slot]`, -1 for a trip without), each with its place among all the stops
-  // (`wayIdx`): the waypoints' own rule and its fast paths (`NearHits.segmentOf`) read them as
-  // they read a trip without stops along the road, and decide most such trips that way.
-  wayStart = sharedI32(1024)
-  wayCount = sharedU8(1024)
-  wayPlace = sharedF64(2 * 1024)
-  wayIdx = sharedU16(1024)
-  ways = 0
+  aMp = sharedI32(4096)
+  aLeg = sharedU8(4096)
+  aFrac = sharedF64(4096)
+  aZone = sharedI16(4096)
+  alongs = 0
 
+  mpId = sharedI32(256)
+  mpPlace = sharedF64(2 * 256)
+  mps = 0
 
   // The words decoded so far (readers and writer), and the writer's word -> number, made when it
   // first adds a word (a restored index has none until then).
   private readonly decoded: Array<string | undefined> = []
   private wordIds: Map<string, number> | undefined
   private readonly shownEncoder = new ShownEncoder()
+  // The writer's meeting point id -> its latest table entry, made when it first adds a stop (a
+  // restored index has none until then); entries of earlier places of a moved one, by id and place.
+  private mpEntry: Map<number, number> | undefined
+  private mpEarlier: Map<string, number> | undefined
 
   /** A reader over the arrays of a writer's image (in this thread or another). */
   static attach(image: ColumnsImage): TripColumns {
@@ -205,7 +225,8 @@ export class TripColumns implements ColumnsImage {
     return {
       slots: this.slots,
       waypoints: this.waypoints,
-      ways: this.ways,
+      alongs: this.alongs,
+      mps: this.mps,
       idChars: this.idStart[this.slots]!,
       shownBytes: this.shownStart[this.slots]!,
       words: this.words,
@@ -237,7 +258,8 @@ export class TripColumns implements ColumnsImage {
     }
     t.slots = counts.slots
     t.waypoints = counts.waypoints
-    t.ways = counts.ways
+    t.alongs = counts.alongs
+    t.mps = counts.mps
     t.words = counts.words
     return t
   }
@@ -296,14 +318,74 @@ export class TripColumns implements ColumnsImage {
     return kept
   }
 
-  /** Writes `r` into a new slot, its waypoints after the last ones; answers the slot. */
+  /**
+   * The UTC instant of stop along the road `a` of the trip whose first waypoint is `w0`: its leg's
+   * prorated minutes (`offset_min[k] + round((offset_min[k+1] - offset_min[k]) * fraction)`, the
+   * offsets whole minutes, so every step is exact), as the store worked them out.
+   */
+  stopUtc(w0: number, a: number): number {
+    const w = w0 + this.aLeg[a]!
+    const utc = this.wTime[2 * w]!
+    return utc + Math.round(((this.wTime[2 * w + 2]! - utc) / 60_000) * this.aFrac[a]!) * 60_000
+  }
+
+  /** The stop along the road `a` of the trip whose first waypoint is `w0`, as a record holds it. */
+  roadStop(w0: number, a: number): RoadStop {
+    const m = this.aMp[a]!
+    const utc = this.stopUtc(w0, a)
+    return {
+      mp: this.mpId[m]!,
+      leg: this.aLeg[a]!,
+      fraction: this.aFrac[a]!,
+      lat: this.mpPlace[2 * m]!,
+      lon: this.mpPlace[2 * m + 1]!,
+      offsetMin: (utc - this.wTime[2 * w0]!) / 60_000,
+      zoneOffsetMin: this.aZone[a]!
+    }
+  }
+
+  /** The table entry of meeting point `id` at (lat, lon), added (by the writer) when it is not there. */
+  private mpIndex(id: number, lat: number, lon: number): number {
+    if (this.mpEntry === undefined) {
+      this.mpEntry = new Map()
+      for (let m = 0; m < this.mps; m++) this.mpEntry.set(this.mpId[m]!, m)
+    }
+    const latest = this.mpEntry.get(id)
+    if (latest !== undefined && this.mpPlace[2 * latest] === lat && this.mpPlace[2 * latest + 1] === lon) return latest
+    const key = `${id},${lat},${lon}`
+    if (latest !== undefined) {
+      // Trips worked out before and after a meeting point moved, side by side until the store's
+      // changes reach them all.
+      if (this.mpEarlier === undefined) {
+        this.mpEarlier = new Map()
+        for (let m = 0; m < this.mps; m++) this.mpEarlier.set(`${this.mpId[m]},${this.mpPlace[2 * m]},${this.mpPlace[2 * m + 1]}`, m)
+      }
+      const earlier = this.mpEarlier.get(key)
+      if (earlier !== undefined) return earlier
+    }
+    const m = this.mps++
+    if (m + 1 > this.mpId.length) {
+      this.mpId = grow(this.mpId, m + 1, sharedI32)
+      this.mpPlace = grow(this.mpPlace, 2 * (m + 1), sharedF64)
+    }
+    this.mpId[m] = id
+    this.mpPlace[2 * m] = lat
+    this.mpPlace[2 * m + 1] = lon
+    this.mpEntry.set(id, m)
+    this.mpEarlier?.set(key, m)
+    return m
+  }
+
+  /** Writes `r` into a new slot, its waypoints and stops along the road after the last ones; answers the slot. */
   append(r: IndexRecord): number {
     const slot = this.slots++
     const road = r.road ?? []
-    const n = r.lat.length + road.length
+    const n = r.lat.length
     const w0 = this.waypoints
+    const a0 = this.alongs
     this.ensureSlots(slot + 1)
     this.ensureWaypoints(w0 + n)
+    this.ensureAlongs(a0 + road.length)
     const c0 = this.idStart[slot]!
     this.ensureIdChars(c0 + r.id.length)
     for (let k = 0; k < r.id.length; k++) this.idChars[c0 + k] = r.id.charCodeAt(k)
@@ -325,10 +407,10 @@ export class TripColumns implements ColumnsImage {
     this.bookingType[slot] = BOOKING_TYPES.indexOf(r.bookingType)
     this.experience[slot] = r.experience
     this.comfort[slot] = r.comfortStars
-    const last = r.lat.length - 1
-    let w = w0
-    let s = 0
+    const last = n - 1
+    let a = a0
     for (let k = 0; k <= last; k++) {
+      const w = w0 + k
       this.wPlace[2 * w] = r.lat[k]!
       this.wPlace[2 * w + 1] = r.lon[k]!
       const utc = r.departureMs + r.offsetMin[k]! * 60_000
@@ -337,41 +419,23 @@ export class TripColumns implements ColumnsImage {
       this.wSlot[w] = slot
       this.legPrice[w] = k < last ? r.legPriceMinor[k]! : 0
       this.legDist[w] = k < last ? r.legDistanceM[k]! : 0
-      this.wMp[w] = 0
-      this.wLeg[w] = k < last ? k : last - 1
-      this.wFrac[w] = k < last ? 0 : 1
-      w++
-      for (; s < road.length && road[s]!.leg === k; s++, w++) {
-        const stop = road[s]!
-        this.wPlace[2 * w] = stop.lat
-        this.wPlace[2 * w + 1] = stop.lon
-        const utc = r.departureMs + stop.offsetMin * 60_000
-        this.wTime[2 * w] = utc
-        this.wTime[2 * w + 1] = utc + stop.zoneOffsetMin * 60_000
-        this.wSlot[w] = slot
-        this.legPrice[w] = 0
-        this.legDist[w] = 0
-        this.wMp[w] = stop.mp
-        this.wLeg[w] = stop.leg
-        this.wFrac[w] = stop.fraction
+      this.wAlong[w] = a
+      for (; a - a0 < road.length && road[a - a0]!.leg === k; a++) {
+        const stop = road[a - a0]!
+        this.aMp[a] = this.mpIndex(stop.mp, stop.lat, stop.lon)
+        this.aLeg[a] = k
+        this.aFrac[a] = stop.fraction
+        this.aZone[a] = stop.zoneOffsetMin
+        if (this.aZone[a] !== stop.zoneOffsetMin) throw new RangeError(`trip ${r.id}: a stop's zone offset of ${stop.zoneOffsetMin} minutes is not a 16-bit whole number`)
       }
     }
     this.waypoints = w0 + n
-    if (road.length > 0) {
-      const v0 = this.ways
-      this.ensureWays(v0 + last + 1)
-      this.wayStart[slot] = v0
-      this.wayCount[slot] = last + 1
-      for (let k = 0, w = w0; w < w0 + n; w++) {
-        if (this.wMp[w] !== 0) continue
-        this.wayPlace[2 * (v0 + k)] = this.wPlace[2 * w]!
-        this.wayPlace[2 * (v0 + k) + 1] = this.wPlace[2 * w + 1]!
-        this.wayIdx[v0 + k++] = w - w0
-      }
-      this.ways = v0 + last + 1
-    } else {
-      this.wayStart[slot] = -1
-      this.wayCount[slot] = 0
+    this.alongs = a
+    if (a - a0 !== road.length) throw new RangeError(`trip ${r.id}: its stops along the road are not in leg order`)
+    // Stop instants are not kept but worked out again, the way the store did (`stopUtc`).
+    for (let s = a0; s < a; s++) {
+      const given = r.departureMs + road[s - a0]!.offsetMin * 60_000
+      if (this.stopUtc(w0, s) !== given) throw new RangeError(`trip ${r.id}: stop ${s - a0} along the road is not at its leg's prorated minute`)
     }
     return slot
   }
@@ -379,38 +443,24 @@ export class TripColumns implements ColumnsImage {
   /** A live slot back as a record, for compaction only (see `legDurationS`). */
   recordOf(slot: number): IndexRecord {
     const w0 = this.wpStart[slot]!
-    const all = this.wpCount[slot]!
-    const stops: Array<number> = []
-    const along: Array<number> = []
-    for (let w = w0; w < w0 + all; w++) (this.wMp[w] === 0 ? stops : along).push(w)
-    const n = stops.length
-    const pick = (a: Float64Array | Int32Array, ws: ReadonlyArray<number>) => ws.map((w) => a[w]!)
-    const utc = stops.map((w) => this.wTime[2 * w]!)
-    const local = stops.map((w) => this.wTime[2 * w + 1]!)
+    const n = this.wpCount[slot]!
+    const at = (a: Float64Array | Int32Array, from: number, count: number, step = 1, plus = 0) => Array.from({ length: count }, (_, k) => a[step * (from + k) + plus]!)
+    const utc = at(this.wTime, w0, n, 2)
+    const local = at(this.wTime, w0, n, 2, 1)
     const f = this.flags[slot]!
     const departureMs = utc[0]!
+    const road: Array<RoadStop> = []
+    for (let a = this.wAlong[w0]!; a < this.wAlong[w0 + n - 1]!; a++) road.push(this.roadStop(w0, a))
     return {
       id: this.idOf(slot),
       departureMs,
-      lat: stops.map((w) => this.wPlace[2 * w]!),
-      lon: stops.map((w) => this.wPlace[2 * w + 1]!),
+      lat: at(this.wPlace, w0, n, 2),
+      lon: at(this.wPlace, w0, n, 2, 1),
       offsetMin: utc.map((u) => (u - departureMs) / 60_000),
       zoneOffsetMin: local.map((l, k) => (l - utc[k]!) / 60_000),
-      legPriceMinor: pick(this.legPrice, stops.slice(0, n - 1)),
-      legDistanceM: pick(this.legDist, stops.slice(0, n - 1)),
-      ...(along.length > 0
-        ? {
-            road: along.map((w) => ({
-              mp: this.wMp[w]!,
-              leg: this.wLeg[w]!,
-              fraction: this.wFrac[w]!,
-              lat: this.wPlace[2 * w]!,
-              lon: this.wPlace[2 * w + 1]!,
-              offsetMin: (this.wTime[2 * w]! - departureMs) / 60_000,
-              zoneOffsetMin: (this.wTime[2 * w + 1]! - this.wTime[2 * w]!) / 60_000
-            }))
-          }
-        : {}),
+      legPriceMinor: at(this.legPrice, w0, n - 1),
+      legDistanceM: at(this.legDist, w0, n - 1),
+      ...(road.length > 0 ? { road } : {}),
       // Matching never reads durations, so the index does not keep them: a compacted record has none.
       legDurationS: new Array(n - 1).fill(0),
       currency: CURRENCIES[this.currency[slot]!]!,
@@ -438,16 +488,16 @@ export class TripColumns implements ColumnsImage {
     this.bookingType = grow(this.bookingType, n, sharedU8)
     this.experience = grow(this.experience, n, sharedU8)
     this.comfort = grow(this.comfort, n, sharedU8)
-    this.wayStart = grow(this.wayStart, n, sharedI32)
-    this.wayCount = grow(this.wayCount, n, sharedU8)
     this.idStart = grow(this.idStart, Math.max(n, this.alive.length) + 1, sharedI32)
     this.shownStart = grow(this.shownStart, Math.max(n, this.alive.length) + 1, sharedI32)
   }
 
-  private ensureWays(n: number): void {
-    if (n <= this.wayIdx.length) return
-    this.wayPlace = grow(this.wayPlace, 2 * n, sharedF64)
-    this.wayIdx = grow(this.wayIdx, n, sharedU16)
+  private ensureAlongs(n: number): void {
+    if (n <= this.aMp.length) return
+    this.aMp = grow(this.aMp, n, sharedI32)
+    this.aLeg = grow(this.aLeg, n, sharedU8)
+    this.aFrac = grow(this.aFrac, n, sharedF64)
+    this.aZone = grow(this.aZone, n, sharedI16)
   }
 
   private ensureShownBytes(n: number): void {
@@ -466,8 +516,6 @@ export class TripColumns implements ColumnsImage {
     this.wSlot = grow(this.wSlot, n, sharedI32)
     this.legPrice = grow(this.legPrice, n, sharedI32)
     this.legDist = grow(this.legDist, n, sharedI32)
-    this.wMp = grow(this.wMp, n, sharedI32)
-    this.wLeg = grow(this.wLeg, n, sharedU8)
-    this.wFrac = grow(this.wFrac, n, sharedF64)
+    this.wAlong = grow(this.wAlong, n, sharedI32)
   }
 }

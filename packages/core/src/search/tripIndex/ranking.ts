@@ -31,8 +31,9 @@ export class Matches {
   // Typed arrays kept by the searcher between searches: no array grows element by element in the
   // candidate loop, and nothing is allocated for a search that fits the last one's room.
   slot = new Int32Array(1024)
-  i = new Uint16Array(1024)
-  j = new Uint16Array(1024)
+  // Segment ends: a waypoint's index, or past it a stop along the road's (`roadSegment`'s ALONG_END).
+  i = new Int32Array(1024)
+  j = new Int32Array(1024)
   price = new Float64Array(1024)
   utc = new Float64Array(1024)
   /** The segment's distance of each eligible match, filled by `top` (each is compared many times). */
@@ -65,8 +66,8 @@ export class Matches {
       return b
     }
     this.slot = copy(this.slot, new Int32Array(n))
-    this.i = copy(this.i, new Uint16Array(n))
-    this.j = copy(this.j, new Uint16Array(n))
+    this.i = copy(this.i, new Int32Array(n))
+    this.j = copy(this.j, new Int32Array(n))
     this.price = copy(this.price, new Float64Array(n))
     this.utc = copy(this.utc, new Float64Array(n))
     this.metres = new Float64Array(n)

@@ -1,5 +1,5 @@
 import { cellOf } from "./GeoGrid.js"
-import { sharedF64, sharedI32, sharedU16, sharedU8, type TripColumns } from "./TripColumns.js"
+import { sharedF64, sharedI16, sharedI32, sharedU16, sharedU8, type TripColumns } from "./TripColumns.js"
 
 // `a` reordered, at the same capacity (later appends grow it as before): entry i of the result is
 // `a[order[i]]` (gather), or entry `to[i]` is `a[i]` (scatter; -1 drops it). One function per
@@ -14,17 +14,7 @@ const gatherU16 = (a: Uint16Array, order: Int32Array): Uint16Array => {
   for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
   return b
 }
-const scatterU8 = (a: Uint8Array, to: Int32Array): Uint8Array => {
-  const b = sharedU8(a.length)
-  for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
-  return b
-}
-const scatterF64 = (a: Float64Array, to: Int32Array): Float64Array => {
-  const b = sharedF64(a.length)
-  for (let i = 0; i < to.length; i++) if (to[i]! >= 0) b[to[i]!] = a[i]!
-  return b
-}
-/** `scatterF64` of a column of two doubles per entry (`2 * i`, `2 * i + 1`). */
+/** Entry `to[i]` is `a[i]` (scatter; -1 drops it), two doubles per entry (`2 * i`, `2 * i + 1`). */
 const scatterPairs = (a: Float64Array, to: Int32Array): Float64Array => {
   const b = sharedF64(a.length)
   for (let i = 0; i < to.length; i++) {
@@ -58,7 +48,7 @@ const gatherRuns = <D extends Uint8Array | Uint16Array>(start: Int32Array, data:
 }
 
 /**
- * Renumbers the `live` trips of `t` (and their waypoints) in grid-cell order of their first
+ * Renumbers the `live` trips of `t` (and their waypoints and stops along the road) in grid-cell order of their first
  * waypoint, then of their last, dropping dead slots, and rewrites `refSlot` (a trip's fixed ref ->
  * its slot) to match. Store order is geographically random, so without this the candidates of one
  * search are scattered over every per-trip array and each costs a cache miss per array read; in
@@ -112,7 +102,6 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   ;[t.idStart, t.idChars] = gatherRuns(t.idStart, t.idChars, order, sharedU16(t.idChars.length))
   ;[t.shownStart, t.shownBytes] = gatherRuns(t.shownStart, t.shownBytes, order, sharedU8(t.shownBytes.length))
   t.alive = gatherU8(t.alive, order)
-  t.wpStart = start
   t.wpCount = gatherU16(t.wpCount, order)
   t.currency = gatherU8(t.currency, order)
   t.seats = gatherU8(t.seats, order)
@@ -127,32 +116,35 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   t.wTime = scatterPairs(t.wTime, newW)
   t.legPrice = scatterI32(t.legPrice, newW)
   t.legDist = scatterI32(t.legDist, newW)
-  t.wMp = scatterI32(t.wMp, newW)
-  t.wLeg = scatterU8(t.wLeg, newW)
-  t.wFrac = scatterF64(t.wFrac, newW)
   t.wSlot = wSlot
   t.waypoints = waypoints
-  // A road trip's waypoints alone, in the new slot order (they keep their places among the stops).
-  const wayStart = sharedI32(t.wayStart.length)
-  const wayPlace = sharedF64(t.wayPlace.length)
-  const wayIdx = sharedU16(t.wayIdx.length)
-  let ways = 0
+  // The stops along the road in the new slot order, each trip's run copied whole (its meeting
+  // point entries unchanged), and each waypoint's start of its leg's stops moved with them.
+  const aMp = sharedI32(t.aMp.length)
+  const aLeg = sharedU8(t.aLeg.length)
+  const aFrac = sharedF64(t.aFrac.length)
+  const aZone = sharedI16(t.aZone.length)
+  const wAlong = sharedI32(t.wAlong.length)
+  let alongs = 0
   for (let s = 0; s < n; s++) {
     const old = order[s]!
-    const v0 = t.wayStart[old]!
-    if (v0 < 0) {
-      wayStart[s] = -1
-      continue
-    }
-    wayStart[s] = ways
-    const count = t.wayCount[old]!
-    wayPlace.set(t.wayPlace.subarray(2 * v0, 2 * (v0 + count)), 2 * ways)
-    wayIdx.set(t.wayIdx.subarray(v0, v0 + count), ways)
-    ways += count
+    const v0 = t.wpStart[old]!
+    const count = t.wpCount[s]!
+    const from = t.wAlong[v0]!
+    const to = t.wAlong[v0 + count - 1]!
+    const w0 = start[s]!
+    for (let k = 0; k < count; k++) wAlong[w0 + k] = t.wAlong[v0 + k]! - from + alongs
+    aMp.set(t.aMp.subarray(from, to), alongs)
+    aLeg.set(t.aLeg.subarray(from, to), alongs)
+    aFrac.set(t.aFrac.subarray(from, to), alongs)
+    aZone.set(t.aZone.subarray(from, to), alongs)
+    alongs += to - from
   }
-  t.wayCount = gatherU8(t.wayCount, order)
-  t.wayStart = wayStart
-  t.wayPlace = wayPlace
-  t.wayIdx = wayIdx
-  t.ways = ways
+  t.wAlong = wAlong
+  t.aMp = aMp
+  t.aLeg = aLeg
+  t.aFrac = aFrac
+  t.aZone = aZone
+  t.alongs = alongs
+  t.wpStart = start
 }

@@ -1,175 +1,251 @@
+import { haversineKm } from "../../geo/haversine.js"
 import { distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
 import type { TripColumns } from "./TripColumns.js"
 
 /**
+ * A segment end of a trip with stops along the road: its waypoint `k` as `k` (a trip has fewer
+ * than 256), its stop along the road `j` (the trip's `j`-th, in road order) as `ALONG_END + j`.
+ */
+export const ALONG_END = 256
+/** `start * SEGMENT + end`: a segment of two ends (`ALONG_END + j` < 2^24), exact in a double. */
+export const SEGMENT = 2 ** 24
+
+/** The distance from `box`'s place to meeting point entry `m` (`distanceWithin` over the table). */
+const mpWithin = (t: TripColumns, box: FlatBox, m: number): number => distanceWithin(t.mpPlace, box, m)
+
+/**
  * The segment a trip with stops along the road matches by (docs/API.md, Along the road) when no
- * pair of its waypoints (for one place, no waypoint) qualifies, as `a * 65536 + b` over its stops
- * `w0 .. w0 + last` in road order, or -1: the qualifying pair with the fewest ends along the road,
- * then the least `dF[a] + dT[b]`, then the earliest in road order, `b`'s position after `a`'s.
- * One place only: the stop along the road with the smallest (distance, road order) key, to the
- * last waypoint or from the first. The waypoints' own rule (`NearHits.segmentOf`, over the trip's
- * `wayCount` waypoints from `wayStart`) has settled the segments without an end along the road.
+ * pair of its waypoints (for one place, no waypoint) qualifies, as `a * SEGMENT + b` over its ends
+ * (`ALONG_END`), or -1: the qualifying pair with the fewest ends along the road, then the least
+ * `dF[a] + dT[b]`, then the earliest in road order, `b` after `a` in road order and its position
+ * (leg + fraction; waypoint k at k) greater. One place only: the stop along the road with the
+ * smallest (distance, road order) key, to the last waypoint or from the first. The waypoints' own
+ * rule (`NearHits.segmentOf`) has settled the segments without an end along the road.
  *
  * For a pair, only the stops the grid found near each place can be within its radius: `spanF`
- * and `spanT` (`NearHits.spanOf`, `first | last << 8`, 0 for none) bound those along the road,
- * the waypoints are measured all (they are few), and the stops outside both are never measured;
- * a side's stops along the road are measured when the other side has a waypoint within its radius
- * (one end along the road), and only then those of both (two). One place only, the scan reported
- * one stop along the road per trip: every stop is measured. `dF` and `dT` are scratch of at least
- * `last + 1` entries, read only where written. A stop's position is `wLeg + wFrac`, and it lies
- * along the road when `wMp` is not 0; both read in place, as this runs per candidate.
+ * and `spanT` (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops along
+ * the road from 1, 255 for any past 254, 0 for none) bound them; the waypoints are measured all (they are
+ * few), the stops outside both spans never. A side's stops along the road are measured when the
+ * other side has a waypoint within its radius (one end along the road), and only then those of
+ * both (two). One place only, the scan reported one stop along the road per trip: every stop is
+ * measured. The scratch is this object's, grown to the largest trip seen.
  */
-export const roadSegment = (
-  t: TripColumns,
-  slot: number,
-  w0: number,
-  last: number,
-  from: FlatBox | undefined,
-  to: FlatBox | undefined,
-  spanF: number,
-  spanT: number,
-  dF: Float64Array,
-  dT: Float64Array
-): number => {
-  const { wMp, wLeg, wFrac, wPlace } = t
-  let ba = -1
-  let bb = -1
-  if (from !== undefined && to !== undefined) {
-    // The stops along the road near each place (`from` never takes the last stop, `to` never the
-    // first; 255 stands for any place past 254), widened to the waypoints within each radius.
-    let loF = spanF === 0 ? last : spanF & 255
-    let hiF = spanF === 0 ? 0 : Math.min((spanF >>> 8) === 255 ? last : spanF >>> 8, last - 1)
-    let loT = spanT === 0 ? last : Math.max(spanT & 255, 1)
-    let hiT = spanT === 0 ? 0 : (spanT >>> 8) === 255 ? last : Math.min(spanT >>> 8, last)
-    const { wayPlace, wayIdx } = t
-    const v0 = t.wayStart[slot]!
-    const ways = t.wayCount[slot]!
+export class RoadSegments {
+  // Per waypoint, its distances; per stop along the road, its (by place among the trip's).
+  private wF = new Float64Array(256)
+  private wT = new Float64Array(256)
+  private aF = new Float64Array(256)
+  private aT = new Float64Array(256)
+  // The ends of each side within its radius, in road order: end, road-order index, position, distance.
+  private fEnd = new Int32Array(512)
+  private fOrder = new Int32Array(512)
+  private fPos = new Float64Array(512)
+  private fD = new Float64Array(512)
+  private tEnd = new Int32Array(512)
+  private tOrder = new Int32Array(512)
+  private tPos = new Float64Array(512)
+  private tD = new Float64Array(512)
+
+  private room(stops: number): void {
+    if (this.aF.length >= stops && this.fEnd.length >= stops + 256) return
+    const n = 2 * stops + 256
+    this.aF = new Float64Array(n)
+    this.aT = new Float64Array(n)
+    this.fEnd = new Int32Array(n + 256)
+    this.fOrder = new Int32Array(n + 256)
+    this.fPos = new Float64Array(n + 256)
+    this.fD = new Float64Array(n + 256)
+    this.tEnd = new Int32Array(n + 256)
+    this.tOrder = new Int32Array(n + 256)
+    this.tPos = new Float64Array(n + 256)
+    this.tD = new Float64Array(n + 256)
+  }
+
+  segment(t: TripColumns, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, spanF: number, spanT: number): number {
+    const { wAlong, aMp, aLeg, aFrac } = t
+    const a0 = wAlong[w0]!
+    const stops = wAlong[w0 + last]! - a0
+    this.room(stops)
+    if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT)
+    let best = Infinity
+    let at = -1
+    if (from !== undefined) {
+      for (let j = 0; j < stops; j++) {
+        if (!(last > aLeg[a0 + j]! + aFrac[a0 + j]!)) continue
+        const d = mpWithin(t, from, aMp[a0 + j]!)
+        if (d < best) {
+          best = d
+          at = j
+        }
+      }
+      return at < 0 ? -1 : (ALONG_END + at) * SEGMENT + last
+    }
+    for (let j = 0; j < stops; j++) {
+      if (!(aLeg[a0 + j]! + aFrac[a0 + j]! > 0)) continue
+      const d = mpWithin(t, to!, aMp[a0 + j]!)
+      if (d < best) {
+        best = d
+        at = j
+      }
+    }
+    return at < 0 ? -1 : ALONG_END + at
+  }
+
+  private pair(t: TripColumns, w0: number, last: number, a0: number, stops: number, from: FlatBox, to: FlatBox, spanF: number, spanT: number): number {
+    const { wAlong, aMp, aLeg, aFrac, wPlace } = t
+    const { wF, wT, aF, aT } = this
+    // The stops along the road near each place, by their place among the trip's (from 0 here;
+    // 255 in the span stands for any past 253: to the last), and the road-order indexes they and the waypoints within each
+    // radius span: a trip where every end near `from` comes at or after every end near `to` goes
+    // the other way (about half of a pair's candidates), and is rejected before any stop is measured.
+    const loF = spanF === 0 ? stops : (spanF & 255) - 1
+    const hiF = spanF === 0 ? -1 : (spanF >>> 8) === 255 ? stops - 1 : (spanF >>> 8) - 1
+    const loT = spanT === 0 ? stops : (spanT & 255) - 1
+    const hiT = spanT === 0 ? -1 : (spanT >>> 8) === 255 ? stops - 1 : (spanT >>> 8) - 1
+    const orderOf = (j: number): number => j + aLeg[a0 + j]! + 1
+    let firstF = loF <= hiF ? orderOf(loF) : Infinity
+    let lastT = loT <= hiT ? orderOf(hiT) : -1
     let wayF = false
     let wayT = false
-    for (let k = 0; k < ways; k++) {
-      const s = wayIdx[v0 + k]!
-      const df = k < ways - 1 ? distanceWithin(wayPlace, from, v0 + k) : Infinity
-      const dt = k > 0 ? distanceWithin(wayPlace, to, v0 + k) : Infinity
-      dF[s] = df
-      dT[s] = dt
+    for (let k = 0; k <= last; k++) {
+      const df = k < last ? distanceWithin(wPlace, from, w0 + k) : Infinity
+      const dt = k > 0 ? distanceWithin(wPlace, to, w0 + k) : Infinity
+      wF[k] = df
+      wT[k] = dt
+      const order = k + wAlong[w0 + k]! - a0
       if (df !== Infinity) {
         wayF = true
-        if (s < loF) loF = s
-        if (s > hiF) hiF = s
+        if (order < firstF) firstF = order
       }
       if (dt !== Infinity) {
         wayT = true
-        if (s < loT) loT = s
-        if (s > hiT) hiT = s
+        if (order > lastT) lastT = order
       }
     }
-    // Every stop near `from` at or after every stop near `to` (or none near one of them): a trip
-    // the other way, about half of a pair's candidates.
-    if (loF >= hiT) return -1
+    if (firstF >= lastT) return -1
+    const measure = (box: FlatBox, lo: number, hi: number, out: Float64Array): void => {
+      for (let j = lo; j <= hi; j++) out[j] = mpWithin(t, box, aMp[a0 + j]!)
+    }
     // One end along the road: a stop near one place needs a waypoint within the other's radius.
-    if (wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(wPlace, from, w0 + s)
-    if (wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(wPlace, to, w0 + s)
+    if (wayT) measure(from, loF, hiF, aF)
+    if (wayF) measure(to, loT, hiT, aT)
     if (wayF || wayT) {
-      const one = leastPair(t, w0, loF, hiF, loT, hiT, dF, dT, 1, wayT, wayF)
+      const one = this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)
       if (one >= 0) return one
     }
     // Both ends along the road.
-    if (!wayT) for (let s = loF; s <= hiF; s++) if (wMp[w0 + s] !== 0) dF[s] = distanceWithin(wPlace, from, w0 + s)
-    if (!wayF) for (let s = loT; s <= hiT; s++) if (wMp[w0 + s] !== 0) dT[s] = distanceWithin(wPlace, to, w0 + s)
-    return leastPair(t, w0, loF, hiF, loT, hiT, dF, dT, 2, true, true)
-  } else if (from !== undefined) {
-    const end = wLeg[w0 + last]! + wFrac[w0 + last]!
-    let best = Infinity
-    for (let a = 1; a < last; a++) {
-      if (wMp[w0 + a] === 0 || !(end > wLeg[w0 + a]! + wFrac[w0 + a]!)) continue
-      const d = distanceWithin(wPlace, from, w0 + a)
-      if (d < best) {
-        best = d
-        ba = a
-      }
-    }
-    bb = last
-  } else if (to !== undefined) {
-    const start = wLeg[w0]! + wFrac[w0]!
-    let best = Infinity
-    ba = 0
-    for (let b = 1; b < last; b++) {
-      if (wMp[w0 + b] === 0 || !(wLeg[w0 + b]! + wFrac[w0 + b]! > start)) continue
-      const d = distanceWithin(wPlace, to, w0 + b)
-      if (d < best) {
-        best = d
-        bb = b
-      }
-    }
+    if (!wayT) measure(from, loF, hiF, aF)
+    if (!wayF) measure(to, loT, hiT, aT)
+    return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 2, true, true)
   }
-  return ba < 0 || bb < 0 ? -1 : ba * 65536 + bb
+
+  /**
+   * The qualifying pair with `ends` ends along the road (1 or 2) and the least distance sum, the
+   * earliest in road order on a tie, as `a * SEGMENT + b`, or -1. Each side's ends within its
+   * radius are listed in road order first: its waypoints, and its stops along the road of its span
+   * (`loF..hiF`, `loT..hiT`) when `alongF` (`alongT`) says their distances are written.
+   */
+  private leastPair(
+    t: TripColumns,
+    w0: number,
+    last: number,
+    a0: number,
+    loF: number,
+    hiF: number,
+    loT: number,
+    hiT: number,
+    ends: 1 | 2,
+    alongF: boolean,
+    alongT: boolean
+  ): number {
+    const { wAlong, aFrac } = t
+    const { wF, wT, aF, aT, fEnd, fOrder, fPos, fD, tEnd, tOrder, tPos, tD } = this
+    let nf = 0
+    let nt = 0
+    for (let k = 0; k <= last; k++) {
+      const orderK = k + wAlong[w0 + k]! - a0
+      if (ends === 1 && wF[k]! !== Infinity) {
+        fEnd[nf] = k
+        fOrder[nf] = orderK
+        fPos[nf] = k
+        fD[nf++] = wF[k]!
+      }
+      if (wT[k]! !== Infinity) {
+        tEnd[nt] = k
+        tOrder[nt] = orderK
+        tPos[nt] = k
+        tD[nt++] = wT[k]!
+      }
+      if (k === last) break
+      // The leg's stops along the road, those of each span only.
+      const j0 = wAlong[w0 + k]! - a0
+      const j1 = wAlong[w0 + k + 1]! - a0
+      if (alongF) {
+        for (let j = Math.max(j0, loF), end = Math.min(j1 - 1, hiF); j <= end; j++) {
+          if (aF[j]! === Infinity) continue
+          fEnd[nf] = ALONG_END + j
+          fOrder[nf] = j + k + 1
+          fPos[nf] = k + aFrac[a0 + j]!
+          fD[nf++] = aF[j]!
+        }
+      }
+      if (alongT) {
+        for (let j = Math.max(j0, loT), end = Math.min(j1 - 1, hiT); j <= end; j++) {
+          if (aT[j]! === Infinity) continue
+          tEnd[nt] = ALONG_END + j
+          tOrder[nt] = j + k + 1
+          tPos[nt] = k + aFrac[a0 + j]!
+          tD[nt++] = aT[j]!
+        }
+      }
+    }
+    let best = Infinity
+    let ba = -1
+    let bb = -1
+    let b0 = 0
+    for (let x = 0; x < nf; x++) {
+      const alongA = fEnd[x]! >= ALONG_END ? 1 : 0
+      while (b0 < nt && tOrder[b0]! <= fOrder[x]!) b0++
+      for (let y = b0; y < nt; y++) {
+        if (alongA + (tEnd[y]! >= ALONG_END ? 1 : 0) !== ends || !(tPos[y]! > fPos[x]!)) continue
+        const sum = fD[x]! + tD[y]!
+        if (sum < best) {
+          best = sum
+          ba = fEnd[x]!
+          bb = tEnd[y]!
+        }
+      }
+    }
+    return ba < 0 ? -1 : ba * SEGMENT + bb
+  }
 }
 
-/**
- * The qualifying pair of stops `a` in `loF..hiF`, `b` in `loT..hiT` (`a < b`, `b`'s position after
- * `a`'s) with `ends` ends along the road (1 or 2) and the least `dF[a] + dT[b]`, the earliest in
- * road order on a tie, as `a * 65536 + b`, or -1. A stop along the road is read on the `from` side
- * only with `alongF` (its distance written), on the `to` side only with `alongT`.
- */
-const leastPair = (
-  t: TripColumns,
-  w0: number,
-  loF: number,
-  hiF: number,
-  loT: number,
-  hiT: number,
-  dF: Float64Array,
-  dT: Float64Array,
-  ends: 1 | 2,
-  alongF: boolean,
-  alongT: boolean
-): number => {
-  const { wMp, wLeg, wFrac } = t
-  let best = Infinity
-  let ba = -1
-  let bb = -1
-  for (let a = loF; a <= hiF; a++) {
-    const alongA = wMp[w0 + a] !== 0
-    if (alongA ? !alongF : ends === 2) continue
-    const da = dF[a]!
-    if (da === Infinity) continue
-    const pa = wLeg[w0 + a]! + wFrac[w0 + a]!
-    for (let b = Math.max(a + 1, loT); b <= hiT; b++) {
-      const alongB = wMp[w0 + b] !== 0
-      if ((alongA ? 1 : 0) + (alongB ? 1 : 0) !== ends || (alongB && !alongT)) continue
-      const db = dT[b]!
-      if (db === Infinity || !((wLeg[w0 + b]! + wFrac[w0 + b]!) > pa)) continue
-      const sum = da + db
-      if (sum < best) {
-        best = sum
-        ba = a
-        bb = b
-      }
-    }
-  }
-  return ba < 0 ? -1 : ba * 65536 + bb
-}
+/** Leg and fraction of a segment end (`ALONG_END`) of the trip whose first waypoint is `w0`, the last `last`: waypoint k < last at (k, 0), the last at (last - 1, 1). */
+const legOf = (t: TripColumns, w0: number, last: number, end: number): number =>
+  end < ALONG_END ? (end < last ? end : last - 1) : t.aLeg[t.wAlong[w0]! + end - ALONG_END]!
+const fractionOf = (t: TripColumns, w0: number, last: number, end: number): number =>
+  end < ALONG_END ? (end < last ? 0 : 1) : t.aFrac[t.wAlong[w0]! + end - ALONG_END]!
 
 /**
- * `Σ c_k · per[k]` over the legs the segment from stop `wa` to stop `wb` covers, in leg order
+ * `Σ c_k · per[k]` over the legs the segment from end `a` to end `b` covers, in leg order
  * (docs/API.md, Along the road: the parts of each leg), where `per` holds each leg's figure on its
  * first waypoint (`legPrice`, `legDist`). Exact integer sums between waypoints.
  */
-export const roadParts = (t: TripColumns, wa: number, wb: number, per: Int32Array): number => {
-  const { wMp, wLeg, wFrac } = t
-  const ka = wLeg[wa]!
-  const fa = wFrac[wa]!
-  const kb = wLeg[wb]!
-  const fb = wFrac[wb]!
-  let w = wa
-  while (wMp[w] !== 0) w--
-  if (ka === kb) return (fb - fa) * per[w]!
-  let x = (1 - fa) * per[w]!
-  for (let k = ka + 1; k <= kb; k++) {
-    w++
-    while (wMp[w] !== 0) w++
-    x += (k < kb ? 1 : fb) * per[w]!
-  }
+export const roadParts = (t: TripColumns, w0: number, last: number, a: number, b: number, per: Int32Array): number => {
+  const ka = legOf(t, w0, last, a)
+  const fa = fractionOf(t, w0, last, a)
+  const kb = legOf(t, w0, last, b)
+  const fb = fractionOf(t, w0, last, b)
+  if (ka === kb) return (fb - fa) * per[w0 + ka]!
+  let x = (1 - fa) * per[w0 + ka]!
+  for (let k = ka + 1; k <= kb; k++) x += (k < kb ? 1 : fb) * per[w0 + k]!
   return x
+}
+
+/** The distance from `box`'s place to a segment end's: a waypoint's, or its stop along the road's meeting point's. */
+export const endKm = (t: TripColumns, w0: number, end: number, box: FlatBox): number => {
+  if (end < ALONG_END) return haversineKm(box.lat, box.lon, t.wPlace[2 * (w0 + end)]!, t.wPlace[2 * (w0 + end) + 1]!)
+  const m = t.aMp[t.wAlong[w0]! + end - ALONG_END]!
+  return haversineKm(box.lat, box.lon, t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
 }

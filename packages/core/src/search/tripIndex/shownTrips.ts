@@ -54,12 +54,9 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
   const n = waypoints.length
   const shownWaypoints = new Array<FeedTrip["waypoints"][number]>(n)
   const zoneOffsets = new Array<number>(n)
-  // A trip's entries are its stops in road order: its waypoints are those without a meeting point along the road.
-  const at = new Array<number>(n)
-  for (let w = w0, k = 0; k < n; w++) if (t.wMp[w] === 0) at[k++] = w
   for (let k = 0; k < n; k++) {
     const [city, country, address, meetingPoint] = waypoints[k]!
-    const w = at[k]!
+    const w = w0 + k
     const waypoint: { -readonly [K in keyof FeedTrip["waypoints"][number]]: FeedTrip["waypoints"][number][K] } = { city } as never
     if (address !== null) waypoint.address = address
     waypoint.lat = t.wPlace[2 * w]!
@@ -71,7 +68,7 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
     zoneOffsets[k] = (t.wTime[2 * w + 1]! - t.wTime[2 * w]!) / 60_000
   }
   const legs = new Array<FeedTrip["legs"][number]>(durations.length)
-  for (let k = 0; k < durations.length; k++) legs[k] = { price: t.legPrice[at[k]!]! / unit, distance_km: t.legDist[at[k]!]! / 1000, duration_s: durations[k]! }
+  for (let k = 0; k < durations.length; k++) legs[k] = { price: t.legPrice[w0 + k]! / unit, distance_km: t.legDist[w0 + k]! / 1000, duration_s: durations[k]! }
   const trip: { -readonly [K in keyof ShownStoredTrip["trip"]]: ShownStoredTrip["trip"][K] } = {
     id: t.idOf(slot),
     departure_time: new Date(start).toISOString(),

@@ -1,0 +1,235 @@
+import { CELLS, cellOf, chordBounds, type FlatBox, forEachCell, RAD, sharedF32, writeUnit } from "./GeoGrid.js"
+import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
+
+/** What the scan adds to a stop along the road's place: `NearHits`' ALONG_HIT. */
+const ALONG_HIT = 256
+/** Meeting points added to the table since the last build, each tested on every search, before the next build. */
+export const LATE_LIMIT = 1024
+
+/** The arrays of an `AlongGrid`, as posted to the threads that only read them. */
+export interface AlongImage {
+  readonly mpStart: Int32Array
+  readonly mpOrder: Int32Array
+  readonly xyz: Float32Array
+  readonly start: Int32Array
+  readonly slot: Int32Array
+  readonly pos: Uint8Array
+  readonly head: Int32Array
+  readonly next: Int32Array
+  readonly added: Int32Array
+  readonly addedPos: Uint8Array
+  /** The arena's entries, the meeting point table entries built, and those visible (built or late). */
+  readonly counts: Int32Array
+}
+
+/** What `AlongGrid.cellsOf` answers: a place's box, the meeting points in its cells, and their stops (built ones). */
+export interface AlongCells {
+  readonly box: FlatBox
+  readonly mps: ReadonlyArray<number>
+  readonly entries: number
+}
+
+const ADDED = 0
+const BUILT = 1
+const VISIBLE = 2
+
+/**
+ * The stops along the road of every trip (docs/API.md, Along the road), found by their meeting
+ * point: a national network's roads pass some tens of thousands of meeting points, each stop of
+ * each trip one of them, so the grid keeps the meeting points by cell (`mpStart[key]` to
+ * `mpStart[key + 1]` of `mpOrder`) with their unit vectors (`xyz`, as `GeoGrid`'s), and for each
+ * meeting point the stops at it (`start[m]` to `start[m + 1]`): the trip slot and the stop's place
+ * among its trip's stops along the road (`pos`, from 1, so that a span of them is never 0; 255 for
+ * any past 254). A search tests each meeting
+ * point near it once, not each of the millions of stops, and a stop costs 5 bytes here.
+ *
+ * Trips added since the last build go to an arena (`head[m]` is 1 + the newest entry at meeting
+ * point m, `next[e]` 1 + the one before), linked while readers walk it as in `GeoGrid`. A search
+ * sees an arena entry when its trip's slot is at most the newest slot it sees in `GeoGrid`'s arena
+ * (`GeoGrid.lastSeenSlot`): the writer links a trip's stops here before its waypoints there, so
+ * such a trip's stops are all linked. Meeting point table entries added since the build (a new or
+ * moved meeting point) are in no cell: each search tests them all, until `LATE_LIMIT` of them have
+ * the writer build anew.
+ */
+export class AlongGrid implements AlongImage {
+  mpStart = sharedI32(CELLS + 1)
+  mpOrder = sharedI32(0)
+  xyz = sharedF32(0)
+  start = sharedI32(1)
+  slot = sharedI32(0)
+  pos = sharedU8(0)
+  head = sharedI32(0)
+  next = sharedI32(0)
+  added = sharedI32(0)
+  addedPos = sharedU8(0)
+  counts = sharedI32(3)
+
+  static attach(image: AlongImage): AlongGrid {
+    return Object.assign(Object.create(AlongGrid.prototype) as AlongGrid, image)
+  }
+
+  image(): AlongImage {
+    const { mpStart, mpOrder, xyz, start, slot, pos, head, next, added, addedPos, counts } = this
+    return { mpStart, mpOrder, xyz, start, slot, pos, head, next, added, addedPos, counts }
+  }
+
+  /** Room left in the arena. */
+  get room(): number {
+    return this.next.length - Atomics.load(this.counts, ADDED)
+  }
+
+  /** Meeting point table entries added since the build. */
+  get late(): number {
+    return Atomics.load(this.counts, VISIBLE) - Atomics.load(this.counts, BUILT)
+  }
+
+  /**
+   * Adds the stops along the road of the trip in `slot` to the arena, before its waypoints go to
+   * `GeoGrid`'s; there must be room, and room in `xyz` for the table's meeting points.
+   */
+  addTrip(t: TripColumns, slot: number): void {
+    const w0 = t.wpStart[slot]!
+    const a0 = t.wAlong[w0]!
+    const a1 = t.wAlong[w0 + t.wpCount[slot]! - 1]!
+    const visible = Atomics.load(this.counts, VISIBLE)
+    for (let m = visible; m < t.mps; m++) writeUnit(this.xyz, m, t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
+    if (t.mps > visible) Atomics.store(this.counts, VISIBLE, t.mps)
+    let e = Atomics.load(this.counts, ADDED)
+    for (let a = a0; a < a1; a++, e++) {
+      const m = t.aMp[a]!
+      this.added[e] = slot
+      this.addedPos[e] = Math.min(a - a0 + 1, 255)
+      this.next[e] = Atomics.load(this.head, m)
+      Atomics.store(this.head, m, e + 1)
+    }
+    Atomics.store(this.counts, ADDED, e)
+  }
+
+  /**
+   * The meeting points of the table by cell and the stops of `t`'s live trips by meeting point
+   * (counting sorts, in slot order within each), with an empty arena of `room` entries, all in
+   * fresh arrays: readers of the previous ones are unaffected.
+   */
+  build(t: TripColumns, room: number): void {
+    const mps = t.mps
+    const capacity = t.mpId.length
+    const mpStart = sharedI32(CELLS + 1)
+    const keys = new Int32Array(mps)
+    const xyz = sharedF32(3 * capacity)
+    for (let m = 0; m < mps; m++) {
+      keys[m] = cellOf(t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
+      mpStart[keys[m]! + 1]!++
+      writeUnit(xyz, m, t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
+    }
+    for (let c = 0; c < CELLS; c++) mpStart[c + 1]! += mpStart[c]!
+    const mpOrder = sharedI32(mps)
+    const fillCell = mpStart.slice(0, CELLS)
+    for (let m = 0; m < mps; m++) mpOrder[fillCell[keys[m]!]!++] = m
+    const start = sharedI32(mps + 1)
+    for (let s = 0; s < t.slots; s++) {
+      if (t.alive[s] === 0) continue
+      const w0 = t.wpStart[s]!
+      for (let a = t.wAlong[w0]!, a1 = t.wAlong[w0 + t.wpCount[s]! - 1]!; a < a1; a++) start[t.aMp[a]! + 1]!++
+    }
+    for (let m = 0; m < mps; m++) start[m + 1]! += start[m]!
+    const fill = start.slice(0, mps)
+    const slot = sharedI32(start[mps]!)
+    const pos = sharedU8(start[mps]!)
+    for (let s = 0; s < t.slots; s++) {
+      if (t.alive[s] === 0) continue
+      const w0 = t.wpStart[s]!
+      const a0 = t.wAlong[w0]!
+      for (let a = a0, a1 = t.wAlong[w0 + t.wpCount[s]! - 1]!; a < a1; a++) {
+        const at = fill[t.aMp[a]!]!++
+        slot[at] = s
+        pos[at] = Math.min(a - a0 + 1, 255)
+      }
+    }
+    this.mpStart = mpStart
+    this.mpOrder = mpOrder
+    this.xyz = xyz
+    this.start = start
+    this.slot = slot
+    this.pos = pos
+    this.head = sharedI32(capacity)
+    this.next = sharedI32(room)
+    this.added = sharedI32(room)
+    this.addedPos = sharedU8(room)
+    this.counts = sharedI32(3)
+    this.counts[BUILT] = mps
+    this.counts[VISIBLE] = mps
+  }
+
+  /**
+   * The meeting points in the cells `box` covers (and every late one), looked up once per search
+   * and side, and how many built stops they hold in all (a pair is scanned from its lighter side).
+   */
+  cellsOf(box: FlatBox): AlongCells {
+    const list: Array<number> = []
+    let entries = 0
+    const { mpStart, mpOrder, start } = this
+    forEachCell(box, (key) => {
+      for (let i = mpStart[key]!, end = mpStart[key + 1]!; i < end; i++) {
+        const m = mpOrder[i]!
+        list.push(m)
+        entries += start[m + 1]! - start[m]!
+      }
+    })
+    for (let m = Atomics.load(this.counts, BUILT), end = Atomics.load(this.counts, VISIBLE); m < end; m++) list.push(m)
+    return { box, mps: list, entries }
+  }
+
+  /**
+   * `GeoGrid.scanNear` for the stops along the road: calls `take` with the trip slot, ALONG_HIT +
+   * the stop's place among its trip's stops along the road (`pos`), `sure` and `near`, for every stop (of
+   * a live trip or not) at a meeting point of `cells` that passes the chord test, its meeting
+   * point's. A stop is neither the first nor the last stop of its trip. Arena entries of trips
+   * after `lastSlot` are skipped; `within` as in `GeoGrid.scanNear`. With `once`, a bitset over
+   * slots (clear at the start), a trip is reported once only, for the first of its stops that
+   * passes, and its bit set (the caller clears it): a one-place search needs no more of them to
+   * find the trip, and a 300 km radius holds every stop of tens of thousands of trips.
+   */
+  scanNear(cells: AlongCells, lastSlot: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array, once?: Int32Array): void {
+    const { box } = cells
+    const px = box.cosLat * Math.cos(box.lon * RAD)
+    const py = box.cosLat * Math.sin(box.lon * RAD)
+    const pz = Math.sin(box.lat * RAD)
+    const { limit, sureLimit } = chordBounds(box)
+    const perLimit = 1 / limit
+    const { xyz, start, slot, pos, head, next, added, addedPos } = this
+    const built = Atomics.load(this.counts, BUILT)
+    for (const m of cells.mps) {
+      const dx = xyz[3 * m]! - px
+      const dy = xyz[3 * m + 1]! - py
+      const dz = xyz[3 * m + 2]! - pz
+      const d2 = dx * dx + dy * dy + dz * dz
+      if (d2 > limit) continue
+      const sure = d2 < sureLimit ? 1 : 0
+      const near = d2 * perLimit
+      if (m < built) {
+        for (let e = start[m]!, end = start[m + 1]!; e < end; e++) {
+          const s = slot[e]!
+          const bit = 1 << (s & 31)
+          if (within !== undefined && (within[s >>> 5]! & bit) === 0) continue
+          if (once !== undefined) {
+            if ((once[s >>> 5]! & bit) !== 0) continue
+            once[s >>> 5]! |= bit
+          }
+          take(s, ALONG_HIT + pos[e]!, sure, near)
+        }
+      }
+      for (let link = Atomics.load(head, m); link !== 0; link = next[link - 1]!) {
+        const e = link - 1
+        const s = added[e]!
+        if (s > lastSlot) continue
+        const bit = 1 << (s & 31)
+        if (within !== undefined && (within[s >>> 5]! & bit) === 0) continue
+        if (once !== undefined) {
+          if ((once[s >>> 5]! & bit) !== 0) continue
+          once[s >>> 5]! |= bit
+        }
+        take(s, ALONG_HIT + addedPos[e]!, sure, near)
+      }
+    }
+  }
+}
