@@ -13,6 +13,13 @@ import { AlongGrid } from "./tripIndex/AlongGrid.js"
 import { ALONG_END, endKm, RoadSegments, roadParts, SEGMENT } from "./tripIndex/roadSegment.js"
 
 /**
+ * Past this radius, a one-place search has the stops along the road reported once per trip: such a
+ * radius holds every stop of tens of thousands of trips, and a trip's stops are then read all
+ * (`RoadSegments`) rather than listed hit by hit.
+ */
+const ONCE_KM = 60
+
+/**
  * One search at a time over the columns and grid of an index: the writer's own (`TripIndex`) or
  * those of its image in another thread (`TripSearcher.over`), which it only reads. It holds the
  * per-search scratch, so each thread has its own.
@@ -46,6 +53,7 @@ export class TripSearcher {
     const seen = this.grid.waiting
     const lastSlot = this.grid.lastSeenSlot(seen)
     const { grid, along } = this
+    const once = (radiusKm: number): Int32Array | undefined => (radiusKm > ONCE_KM ? near.onceTrips : undefined)
     const { from, to } = req
     const fromCells = from === undefined ? undefined : grid.cellsOf(flatBox(from))
     const toCells = to === undefined ? undefined : grid.cellsOf(flatBox(to))
@@ -66,16 +74,20 @@ export class TripSearcher {
       }
     } else if (fromCells !== undefined) {
       grid.scanNear(fromCells, "last", seen, near.onlyFrom)
-      along.scanNear(fromAlong!, lastSlot, near.onlyFrom, undefined, near.onceTrips)
+      along.scanNear(fromAlong!, lastSlot, near.onlyFrom, undefined, once(from!.radiusKm))
     } else if (toCells !== undefined) {
       grid.scanNear(toCells, "first", seen, near.onlyTo)
-      along.scanNear(toAlong!, lastSlot, near.onlyTo, undefined, near.onceTrips)
+      along.scanNear(toAlong!, lastSlot, near.onlyTo, undefined, once(to!.radiusKm))
     }
     const candidates = near.candidates()
+    // A side's spans of stops along the road bound them where the scan reported them all.
+    const spanF = fromCells !== undefined && (toCells !== undefined || from!.radiusKm <= ONCE_KM)
+    const spanT = toCells !== undefined && (fromCells !== undefined || to!.radiusKm <= ONCE_KM)
     const fromBox = fromCells?.box
     const toBox = toCells?.box
     const dF = this.distF
     const dT = this.distT
+    this.roads.begin(t, fromBox, toBox)
 
     const pricer = new SegmentPricer(req)
     const facets = new FacetTally(req, this.dayTally, this.priceTally, pricer.unit)
@@ -115,8 +127,7 @@ export class TripSearcher {
         // The chord test let through a waypoint just outside the radius, and nothing else matched;
         // or the trip's stops along the road may.
         if ((flags & FLAG_ROAD) === 0) continue
-        const pair = fromBox !== undefined && toBox !== undefined
-        const road = this.roads.segment(t, w0, last, fromBox, toBox, pair ? near.spanOf(slot, 1) : 0, pair ? near.spanOf(slot, 2) : 0)
+        const road = this.roads.segment(t, w0, last, fromBox, toBox, spanF ? near.spanOf(slot, 1) : 0, spanT ? near.spanOf(slot, 2) : 0)
         if (road < 0) continue
         bi = Math.floor(road / SEGMENT)
         bj = road % SEGMENT

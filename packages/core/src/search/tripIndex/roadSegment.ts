@@ -11,8 +11,38 @@ export const ALONG_END = 256
 /** `start * SEGMENT + end`: a segment of two ends (`ALONG_END + j` < 2^24), exact in a double. */
 export const SEGMENT = 2 ** 24
 
-/** The distance from `box`'s place to meeting point entry `m` (`distanceWithin` over the table). */
-const mpWithin = (t: TripColumns, box: FlatBox, m: number): number => distanceWithin(t.mpPlace, box, m)
+/**
+ * The distance from a search's place to each meeting point table entry (`distanceWithin` over the
+ * table), worked out once per search: the stops of thousands of candidate trips share a few
+ * hundred meeting points. An entry is valid where its stamp is the search's.
+ */
+class MeetingPointDistances {
+  private d = new Float64Array(0)
+  private stamp = new Int32Array(0)
+  private tag = 0
+  private box: FlatBox | undefined
+  private place: Float64Array = new Float64Array(0)
+
+  begin(t: TripColumns, box: FlatBox | undefined): void {
+    this.box = box
+    this.place = t.mpPlace
+    if (this.d.length < t.mps) {
+      this.d = new Float64Array(t.mpId.length)
+      this.stamp = new Int32Array(t.mpId.length)
+      this.tag = 0
+    }
+    this.tag = this.tag === 0x7fffffff ? 1 : this.tag + 1
+    if (this.tag === 1) this.stamp.fill(0)
+  }
+
+  of(m: number): number {
+    if (this.stamp[m] === this.tag) return this.d[m]!
+    const d = distanceWithin(this.place, this.box!, m)
+    this.d[m] = d
+    this.stamp[m] = this.tag
+    return d
+  }
+}
 
 /**
  * The segment a trip with stops along the road matches by (docs/API.md, Along the road) when no
@@ -28,8 +58,9 @@ const mpWithin = (t: TripColumns, box: FlatBox, m: number): number => distanceWi
  * the road from 1, 255 for any past 254, 0 for none) bound them; the waypoints are measured all (they are
  * few), the stops outside both spans never. A side's stops along the road are measured when the
  * other side has a waypoint within its radius (one end along the road), and only then those of
- * both (two). One place only, the scan reported one stop along the road per trip: every stop is
- * measured. The scratch is this object's, grown to the largest trip seen.
+ * both (two). One place only, the stops of its span are measured, or every stop where the scan
+ * reported one per trip (its span 0, for wide radii). Distances to meeting points are measured
+ * once per search. The scratch is this object's, grown to the largest trip seen.
  */
 export class RoadSegments {
   // Per waypoint, its distances; per stop along the road, its (by place among the trip's).
@@ -46,6 +77,14 @@ export class RoadSegments {
   private tOrder = new Int32Array(512)
   private tPos = new Float64Array(512)
   private tD = new Float64Array(512)
+  private readonly mpF = new MeetingPointDistances()
+  private readonly mpT = new MeetingPointDistances()
+
+  /** Starts a search over `t`'s meeting points from these places. */
+  begin(t: TripColumns, from: FlatBox | undefined, to: FlatBox | undefined): void {
+    this.mpF.begin(t, from)
+    this.mpT.begin(t, to)
+  }
 
   private room(stops: number): void {
     if (this.aF.length >= stops && this.fEnd.length >= stops + 256) return
@@ -68,12 +107,16 @@ export class RoadSegments {
     const stops = wAlong[w0 + last]! - a0
     this.room(stops)
     if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT)
+    // One place: the stops of its span, or all where the scan reported one per trip (span 0).
+    const span = from !== undefined ? spanF : spanT
+    const lo = span === 0 ? 0 : (span & 255) - 1
+    const hi = span === 0 || (span >>> 8) === 255 ? stops - 1 : (span >>> 8) - 1
     let best = Infinity
     let at = -1
     if (from !== undefined) {
-      for (let j = 0; j < stops; j++) {
+      for (let j = lo; j <= hi; j++) {
         if (!(last > aLeg[a0 + j]! + aFrac[a0 + j]!)) continue
-        const d = mpWithin(t, from, aMp[a0 + j]!)
+        const d = this.mpF.of(aMp[a0 + j]!)
         if (d < best) {
           best = d
           at = j
@@ -81,9 +124,9 @@ export class RoadSegments {
       }
       return at < 0 ? -1 : (ALONG_END + at) * SEGMENT + last
     }
-    for (let j = 0; j < stops; j++) {
+    for (let j = lo; j <= hi; j++) {
       if (!(aLeg[a0 + j]! + aFrac[a0 + j]! > 0)) continue
-      const d = mpWithin(t, to!, aMp[a0 + j]!)
+      const d = this.mpT.of(aMp[a0 + j]!)
       if (d < best) {
         best = d
         at = j
@@ -124,19 +167,19 @@ export class RoadSegments {
       }
     }
     if (firstF >= lastT) return -1
-    const measure = (box: FlatBox, lo: number, hi: number, out: Float64Array): void => {
-      for (let j = lo; j <= hi; j++) out[j] = mpWithin(t, box, aMp[a0 + j]!)
+    const measure = (mp: MeetingPointDistances, lo: number, hi: number, out: Float64Array): void => {
+      for (let j = lo; j <= hi; j++) out[j] = mp.of(aMp[a0 + j]!)
     }
     // One end along the road: a stop near one place needs a waypoint within the other's radius.
-    if (wayT) measure(from, loF, hiF, aF)
-    if (wayF) measure(to, loT, hiT, aT)
+    if (wayT) measure(this.mpF, loF, hiF, aF)
+    if (wayF) measure(this.mpT, loT, hiT, aT)
     if (wayF || wayT) {
       const one = this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)
       if (one >= 0) return one
     }
     // Both ends along the road.
-    if (!wayT) measure(from, loF, hiF, aF)
-    if (!wayF) measure(to, loT, hiT, aT)
+    if (!wayT) measure(this.mpF, loF, hiF, aF)
+    if (!wayF) measure(this.mpT, loT, hiT, aT)
     return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 2, true, true)
   }
 
