@@ -10,10 +10,10 @@ import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
 import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
 import { AlongGrid } from "./tripIndex/AlongGrid.js"
-import { ALONG_END, endKm, RoadSegments, roadParts, SEGMENT } from "./tripIndex/roadSegment.js"
+import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts, SEGMENT } from "./tripIndex/roadSegment.js"
 
 /**
- * Past this radius, a one-place search has the stops along the road reported once per trip: such a
+ * Past this radius, a place has the stops along the road near it reported once per trip: such a
  * radius holds every stop of tens of thousands of trips, and a trip's stops are then read all
  * (`RoadSegments`) rather than listed hit by hit.
  */
@@ -53,36 +53,36 @@ export class TripSearcher {
     const seen = this.grid.waiting
     const lastSlot = this.grid.lastSeenSlot(seen)
     const { grid, along } = this
-    const once = (radiusKm: number): Int32Array | undefined => (radiusKm > ONCE_KM ? near.onceTrips : undefined)
     const { from, to } = req
     const fromCells = from === undefined ? undefined : grid.cellsOf(flatBox(from))
     const toCells = to === undefined ? undefined : grid.cellsOf(flatBox(to))
     const fromAlong = fromCells === undefined ? undefined : along.cellsOf(fromCells.box)
     const toAlong = toCells === undefined ? undefined : along.cellsOf(toCells.box)
+    // A side of a wide radius has its stops along the road reported once per trip, each trip's
+    // stops then read all (`ALL_STOPS`); a narrower one has them all reported, their span kept.
+    const wideF = from !== undefined && from.radiusKm > ONCE_KM
+    const wideT = to !== undefined && to.radiusKm > ONCE_KM
     if (fromCells !== undefined && toCells !== undefined) {
       // The side with fewer waypoints and stops marks its trips, the other takes the marked ones.
       if (fromCells.entries + fromAlong!.entries <= toCells.entries + toAlong!.entries) {
         grid.scanNear(fromCells, "last", seen, near.markFrom)
-        along.scanNear(fromAlong!, lastSlot, near.markFrom)
+        along.scanNear(fromAlong!, lastSlot, near.markFrom, undefined, wideF ? near.markedTrips : undefined)
         grid.scanNear(toCells, "first", seen, near.thenTo, near.markedTrips)
-        along.scanNear(toAlong!, lastSlot, near.thenTo, near.markedTrips)
+        along.scanNear(toAlong!, lastSlot, near.thenTo, near.markedTrips, wideT ? near.candidateTrips : undefined)
       } else {
         grid.scanNear(toCells, "first", seen, near.markTo)
-        along.scanNear(toAlong!, lastSlot, near.markTo)
+        along.scanNear(toAlong!, lastSlot, near.markTo, undefined, wideT ? near.markedTrips : undefined)
         grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
-        along.scanNear(fromAlong!, lastSlot, near.thenFrom, near.markedTrips)
+        along.scanNear(fromAlong!, lastSlot, near.thenFrom, near.markedTrips, wideF ? near.candidateTrips : undefined)
       }
     } else if (fromCells !== undefined) {
       grid.scanNear(fromCells, "last", seen, near.onlyFrom)
-      along.scanNear(fromAlong!, lastSlot, near.onlyFrom, undefined, once(from!.radiusKm))
+      along.scanNear(fromAlong!, lastSlot, near.onlyFrom, undefined, wideF ? near.onceTrips : undefined)
     } else if (toCells !== undefined) {
       grid.scanNear(toCells, "first", seen, near.onlyTo)
-      along.scanNear(toAlong!, lastSlot, near.onlyTo, undefined, once(to!.radiusKm))
+      along.scanNear(toAlong!, lastSlot, near.onlyTo, undefined, wideT ? near.onceTrips : undefined)
     }
     const candidates = near.candidates()
-    // A side's spans of stops along the road bound them where the scan reported them all.
-    const spanF = fromCells !== undefined && (toCells !== undefined || from!.radiusKm <= ONCE_KM)
-    const spanT = toCells !== undefined && (fromCells !== undefined || to!.radiusKm <= ONCE_KM)
     const fromBox = fromCells?.box
     const toBox = toCells?.box
     const dF = this.distF
@@ -127,7 +127,7 @@ export class TripSearcher {
         // The chord test let through a waypoint just outside the radius, and nothing else matched;
         // or the trip's stops along the road may.
         if ((flags & FLAG_ROAD) === 0) continue
-        const road = this.roads.segment(t, w0, last, fromBox, toBox, spanF ? near.spanOf(slot, 1) : 0, spanT ? near.spanOf(slot, 2) : 0)
+        const road = this.roads.segment(t, w0, last, fromBox, toBox, wideF ? ALL_STOPS : near.spanOf(slot, 1), wideT ? ALL_STOPS : near.spanOf(slot, 2))
         if (road < 0) continue
         bi = Math.floor(road / SEGMENT)
         bj = road % SEGMENT

@@ -185,9 +185,10 @@ export class AlongGrid implements AlongImage {
    * a live trip or not) at a meeting point of `cells` that passes the chord test, its meeting
    * point's. A stop is neither the first nor the last stop of its trip. Arena entries of trips
    * after `lastSlot` are skipped; `within` as in `GeoGrid.scanNear`. With `once`, a bitset over
-   * slots (clear at the start), a trip is reported once only, for the first of its stops that
-   * passes, and its bit set (the caller clears it): a one-place search needs no more of them to
-   * find the trip, and a 300 km radius holds every stop of tens of thousands of trips.
+   * slots, a trip whose bit is set is skipped, and a trip reported has its bit set after `take`
+   * (which may set it itself: a pair's marked trips, its candidates; the caller clears it): a
+   * search with a wide radius needs no more than one stop to find a trip, and a 300 km radius
+   * holds every stop of tens of thousands of trips.
    */
   scanNear(cells: AlongCells, lastSlot: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array, once?: Int32Array): void {
     const { box } = cells
@@ -211,11 +212,9 @@ export class AlongGrid implements AlongImage {
           const s = slot[e]!
           const bit = 1 << (s & 31)
           if (within !== undefined && (within[s >>> 5]! & bit) === 0) continue
-          if (once !== undefined) {
-            if ((once[s >>> 5]! & bit) !== 0) continue
-            once[s >>> 5]! |= bit
-          }
+          if (once !== undefined && (once[s >>> 5]! & bit) !== 0) continue
           take(s, ALONG_HIT + pos[e]!, sure, near)
+          if (once !== undefined) once[s >>> 5]! |= bit
         }
       }
       for (let link = Atomics.load(head, m); link !== 0; link = next[link - 1]!) {
@@ -224,11 +223,9 @@ export class AlongGrid implements AlongImage {
         if (s > lastSlot) continue
         const bit = 1 << (s & 31)
         if (within !== undefined && (within[s >>> 5]! & bit) === 0) continue
-        if (once !== undefined) {
-          if ((once[s >>> 5]! & bit) !== 0) continue
-          once[s >>> 5]! |= bit
-        }
+        if (once !== undefined && (once[s >>> 5]! & bit) !== 0) continue
         take(s, ALONG_HIT + addedPos[e]!, sure, near)
+        if (once !== undefined) once[s >>> 5]! |= bit
       }
     }
   }

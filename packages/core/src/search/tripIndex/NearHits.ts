@@ -250,6 +250,11 @@ export class NearHits {
     return this.marked
   }
 
+  /** A pair's candidates so far, as a bitset (`AlongGrid.scanNear`'s `once` for the place scanned second). */
+  get candidateTrips(): Int32Array {
+    return this.cand
+  }
+
   /**
    * A pair, the other place: a marked trip found near it too is a candidate. The scan reports
    * marked trips only (`markedTrips`); the test here keeps the rule whole whoever scans.

@@ -10,6 +10,8 @@ import type { TripColumns } from "./TripColumns.js"
 export const ALONG_END = 256
 /** `start * SEGMENT + end`: a segment of two ends (`ALONG_END + j` < 2^24), exact in a double. */
 export const SEGMENT = 2 ** 24
+/** A span (`NearHits.spanOf`) that bounds nothing: the scan reported one stop per trip, every stop is read. */
+export const ALL_STOPS = -1
 
 /**
  * The distance from a search's place to each meeting point table entry (`distanceWithin` over the
@@ -53,14 +55,13 @@ class MeetingPointDistances {
  * smallest (distance, road order) key, to the last waypoint or from the first. The waypoints' own
  * rule (`NearHits.segmentOf`) has settled the segments without an end along the road.
  *
- * For a pair, only the stops the grid found near each place can be within its radius: `spanF`
- * and `spanT` (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops along
- * the road from 1, 255 for any past 254, 0 for none) bound them; the waypoints are measured all (they are
+ * Only the stops the grid found near each place can be within its radius: `spanF` and `spanT`
+ * (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops along the road
+ * from 1, 255 for any past 254, 0 for none, `ALL_STOPS` where the scan reported one per trip) bound them; the waypoints are measured all (they are
  * few), the stops outside both spans never. A side's stops along the road are measured when the
  * other side has a waypoint within its radius (one end along the road), and only then those of
- * both (two). One place only, the stops of its span are measured, or every stop where the scan
- * reported one per trip (its span 0, for wide radii). Distances to meeting points are measured
- * once per search. The scratch is this object's, grown to the largest trip seen.
+ * both (two). One place only, the stops of its span are measured. Distances to meeting points
+ * are measured once per search. The scratch is this object's, grown to the largest trip seen.
  */
 export class RoadSegments {
   // Per waypoint, its distances; per stop along the road, its (by place among the trip's).
@@ -109,8 +110,9 @@ export class RoadSegments {
     if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT)
     // One place: the stops of its span, or all where the scan reported one per trip (span 0).
     const span = from !== undefined ? spanF : spanT
-    const lo = span === 0 ? 0 : (span & 255) - 1
-    const hi = span === 0 || (span >>> 8) === 255 ? stops - 1 : (span >>> 8) - 1
+    if (span === 0) return -1
+    const lo = span === ALL_STOPS ? 0 : (span & 255) - 1
+    const hi = span === ALL_STOPS || (span >>> 8) === 255 ? stops - 1 : (span >>> 8) - 1
     let best = Infinity
     let at = -1
     if (from !== undefined) {
@@ -142,10 +144,10 @@ export class RoadSegments {
     // 255 in the span stands for any past 253: to the last), and the road-order indexes they and the waypoints within each
     // radius span: a trip where every end near `from` comes at or after every end near `to` goes
     // the other way (about half of a pair's candidates), and is rejected before any stop is measured.
-    const loF = spanF === 0 ? stops : (spanF & 255) - 1
-    const hiF = spanF === 0 ? -1 : (spanF >>> 8) === 255 ? stops - 1 : (spanF >>> 8) - 1
-    const loT = spanT === 0 ? stops : (spanT & 255) - 1
-    const hiT = spanT === 0 ? -1 : (spanT >>> 8) === 255 ? stops - 1 : (spanT >>> 8) - 1
+    const loF = spanF === 0 ? stops : spanF === ALL_STOPS ? 0 : (spanF & 255) - 1
+    const hiF = spanF === 0 ? -1 : spanF === ALL_STOPS || (spanF >>> 8) === 255 ? stops - 1 : (spanF >>> 8) - 1
+    const loT = spanT === 0 ? stops : spanT === ALL_STOPS ? 0 : (spanT & 255) - 1
+    const hiT = spanT === 0 ? -1 : spanT === ALL_STOPS || (spanT >>> 8) === 255 ? stops - 1 : (spanT >>> 8) - 1
     const orderOf = (j: number): number => j + aLeg[a0 + j]! + 1
     let firstF = loF <= hiF ? orderOf(loF) : Infinity
     let lastT = loT <= hiT ? orderOf(hiT) : -1
