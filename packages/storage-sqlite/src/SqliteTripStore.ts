@@ -45,6 +45,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   const meetingPointRows = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' AND id IN (SELECT value FROM json_each(?))").pluck()
   const allMeetingPoints = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' ORDER BY id").pluck()
   const mpVersion = db.prepare("SELECT value FROM meta WHERE key = 'meeting_points_version'").pluck()
+  let shownMeetingPoints: { readonly version: string; readonly byId: Map<number, StoredMeetingPoint> } = { version: "", byId: new Map() }
   const meetingPointsAfter = db.prepare("SELECT mp_json FROM meeting_points WHERE version > ? ORDER BY id").pluck()
   const tripJsonOf = db.prepare("SELECT trip_json FROM trips WHERE id = ?").pluck()
   const tripJson = (id: string): string => tripJsonOf.get(id) as string
@@ -87,10 +88,28 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
       Effect.sync(() => {
         const out = new Map<number, StoredMeetingPoint>()
         if (ids !== undefined && ids.length === 0) return out
-        const rows = ids === undefined ? allMeetingPoints.all() : meetingPointRows.all(JSON.stringify(ids))
-        for (const json of rows as Array<string>) {
-          const mp = JSON.parse(json) as StoredMeetingPoint
-          out.set(mp.id, mp)
+        if (ids === undefined) {
+          for (const json of allMeetingPoints.all() as Array<string>) {
+            const mp = JSON.parse(json) as StoredMeetingPoint
+            out.set(mp.id, mp)
+          }
+          return out
+        }
+        // A search that shows stops along the road names their meeting points: kept parsed while
+        // the store's meeting point version stays (one indexed read), instead of a query a search.
+        const version = (mpVersion.get() as string | undefined) ?? "0"
+        if (shownMeetingPoints.version !== version) shownMeetingPoints = { version, byId: new Map() }
+        const { byId } = shownMeetingPoints
+        const missing = ids.filter((id) => !byId.has(id))
+        if (missing.length > 0) {
+          for (const json of meetingPointRows.all(JSON.stringify(missing)) as Array<string>) {
+            const mp = JSON.parse(json) as StoredMeetingPoint
+            byId.set(mp.id, mp)
+          }
+        }
+        for (const id of ids) {
+          const mp = byId.get(id)
+          if (mp !== undefined) out.set(id, mp)
         }
         return out
       }),

@@ -116,6 +116,17 @@ describe("meeting points in the SQLite store", () => {
   })
 })
 
+describe("the meeting points a search names", () => {
+  it("follow the store's changes, kept between searches only while its meeting point version stays", async () => {
+    expect((await importMeetingPoints(db, [mp(7, MACON[0], MACON[1]), mp(8, LYON[0], LYON[1])])).ok).toBe(true)
+    const store = makeSqliteTripStore(db)
+    const names = () => [...Effect.runSync(store.meetingPoints([7, 8, 9]))].map(([id, m]) => [id, m.name])
+    expect(names()).toEqual([[7, "Gare de Mâcon-Ville"], [8, "Gare de Mâcon-Ville"]])
+    expect((await importMeetingPoints(db, [mp(7, MACON[0], MACON[1], { name: "Mâcon centre" }), mp(8, LYON[0], LYON[1], { status: "removed" }), mp(9, LYON[0], LYON[1])])).ok).toBe(true)
+    expect(names()).toEqual([[7, "Mâcon centre"], [9, "Gare de Mâcon-Ville"]])
+  })
+})
+
 describe("the stops along the road of an import", () => {
   it("are the same worked out in the decode threads as in the import's own thread", async () => {
     // Meeting points on and off the road, one of them a waypoint's own (12, Lyon's) and one removed.
