@@ -16,6 +16,7 @@ import { parseArgs } from "node:util"
 import { feedLines, GENERATOR_VERSION, generateQueryLog, meetingPointLines } from "@tripsearch/dataset"
 import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
 import { coreTarget } from "../../replay/dist/targets.js"
+import { decodePath } from "../../../packages/core/dist/road/roadPath.js"
 import { startChild } from "./startChild.mjs"
 
 const USAGE = `usage: npm run bench:search -- [options]
@@ -263,7 +264,64 @@ if (values.http === "yes") {
     const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))
     const rssMb = rss ? Math.round(Number(rss[1]) / 1024) : undefined
     console.log(`server RSS after the load: ${rssMb ?? "?"} MB [target <= 1536 MB with the default pool: ${rssMb !== undefined && rssMb <= 1536 ? "ok" : "MISSED"}]`)
+    if (values.roads === "on") await meetingPointFreshness(base, key)
   } finally {
     server.child.kill("SIGTERM")
+  }
+}
+
+/**
+ * Freshness of a meeting point added on a busy road (issue: within 1 s), through the store command
+ * an operator runs against the running server's store: a meeting point at the middle road point
+ * of a stored trip's leg, imported; the time from its commit (the store's meeting point version
+ * seen to change) to the first search from its place that shows a trip picked up there; then it is
+ * removed again, which leaves the store's trips as they were.
+ */
+async function meetingPointFreshness(base, key) {
+  const ro = openDatabase(dbPath, { readonly: true })
+  try {
+    const trip = JSON.parse(ro.prepare("SELECT trip_json FROM trips WHERE status = 'active' AND trip_json LIKE '%\"path\"%' AND trip_json NOT LIKE '%\"ON_TIME\"%' LIMIT 1 OFFSET 1000").pluck().get())
+    const leg = trip.legs.find((l) => l.path !== undefined)
+    const points = decodePath(leg.path)
+    const [lat, lon] = points[Math.floor(points.length / 2)]
+    const id = ro.prepare("SELECT max(id) FROM meeting_points").pluck().get() + 1
+    const version = ro.prepare("SELECT value FROM meta WHERE key = 'meeting_points_version'").pluck()
+    const line = (status) => JSON.stringify({ id, status, name: "Aire de la mesure", full_name: "Aire de la mesure", city: trip.waypoints[0].city, lat, lon, country: trip.waypoints[0].country, tags: ["SERVICE_AREA"] })
+    const file = join(benchDir, "freshness-mp.ndjson")
+    const search = async () => {
+      const r = await fetch(`${base}/api/v2/trips?locale=fr_FR&cur=EUR&fc=${lat}%7C${lon}&radius_from=1&limit=100`, { headers: { key } })
+      return (await r.text()).split(`_m${id}_`).length - 1
+    }
+    const importLine = (status) =>
+      new Promise((resolvePromise, reject) => {
+        writeFileSync(file, line(status) + "\n")
+        const child = spawn(process.execPath, [join(root, "packages/store/dist/cli.js"), "import", "--db", dbPath, "--snapshot", "off", "--meeting-points", file], { stdio: ["ignore", "ignore", "inherit"] })
+        child.on("exit", (code) => (code === 0 ? resolvePromise() : reject(new Error(`the store import exited with ${code}`))))
+      })
+    const before = version.get()
+    const t0 = performance.now()
+    const imported = importLine("active")
+    let committed
+    while (committed === undefined && performance.now() - t0 < 600_000) {
+      if (version.get() !== before) committed = performance.now()
+      else await new Promise((r) => setTimeout(r, 2))
+    }
+    let shown = 0
+    let found
+    while (committed !== undefined && found === undefined && performance.now() - committed < 10_000) {
+      shown = await search()
+      if (shown > 0) found = performance.now()
+      else await new Promise((r) => setTimeout(r, 10))
+    }
+    await imported
+    const importMs = performance.now() - t0
+    console.log(
+      found === undefined
+        ? `a meeting point added on a road: not in searches 10 s after its commit [target <= 1 s: MISSED]`
+        : `a meeting point added on a road (${trip.waypoints[0].city} -> ${trip.waypoints.at(-1).city}'s): in searches ${(found - committed).toFixed(0)} ms after its commit, ${shown} of the first 100 trips from there picked up at it [target <= 1 s: ${found - committed <= 1000 ? "ok" : "MISSED"}] (the store command's import ${(importMs / 1000).toFixed(1)} s)`
+    )
+    await importLine("removed")
+  } finally {
+    ro.close()
   }
 }
