@@ -155,7 +155,9 @@ const onStops = (
   radius: number,
   loose: boolean,
   /** Pairs along the road among the trip's last 30 stops. */
-  nearEnd = false
+  nearEnd = false,
+  /** The arrival's radius, when not the departure's. */
+  radiusTo?: number
 ): MatchRequest => {
   const req: MatchRequest = loose
     ? (({ localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _f, priceMaxMinor: _g, ...rest }) => ({
@@ -181,7 +183,8 @@ const onStops = (
   return {
     ...req,
     ...(pickF % 3 !== 2 ? { from: { lat: f.lat, lon: f.lon, radiusKm: radius } } : {}),
-    ...(pickT % 3 !== 2 ? { to: { lat: t.lat, lon: t.lon, radiusKm: radius } } : {})
+    // Now and then a narrow radius beside a wide one: each side's stops are reported its own way.
+    ...(pickT % 3 !== 2 ? { to: { lat: t.lat, lon: t.lon, radiusKm: radiusTo ?? (pickF % 5 === 1 ? Math.max(1, 110 - radius) : radius) } } : {})
   }
 }
 
@@ -195,6 +198,17 @@ describe("stops along the road: the index against the reference", () => {
         const expected = reference(w, w.meetingPoints, req)
         expect(index.search(req)).toEqual(expected)
         expect(restore(index, {}).search(req)).toEqual(expected)
+      }),
+      { numRuns: 300 }
+    )
+  }, 120_000)
+
+  it("gives the reference's answers on pairs of a narrow radius and a wide one (each side's stops along the road reported its own way)", () => {
+    fc.assert(
+      fc.property(world(8), matchRequest, fc.nat(), fc.nat(), fc.constantFrom([3, 120], [120, 3], [30, 200], [200, 30]), (w, req0, pf, pt, [rf, rt]) => {
+        const records = withStops(w, w.meetingPoints)
+        const req = onStops(w, records, req0, pf - (pf % 3), pt - (pt % 3), rf!, true, false, rt)
+        expect(TripIndex.from(records).search(req)).toEqual(reference(w, w.meetingPoints, req))
       }),
       { numRuns: 300 }
     )
