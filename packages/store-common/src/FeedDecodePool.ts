@@ -15,6 +15,53 @@ const workerUrl = import.meta.url.endsWith(".ts") ? new URL("../dist/feedDecodeW
  */
 const YOUNG_MB = 64
 
+/** A decoded line as a worker posts it: its row's BLOB columns are lengths, their bytes in the batch's buffer. */
+type WireLine = { row?: Record<"packed" | "shown" | "road_stops", number | Uint8Array | null>; issues?: unknown }
+
+/**
+ * The worker's side: the batch's BLOB columns (`packed`, `shown`, `road_stops`, about 1 KB a row)
+ * moved into one buffer, in row order, which is transferred, and each replaced by its length.
+ * Posted as they were, each was an ArrayBuffer of its own (or a pool's 8 KB slab) that the import's
+ * thread allocated and copied again, three times a row, and then collected.
+ */
+export const packBatch = (decoded: Array<DecodedLine>): ArrayBuffer => {
+  let size = 0
+  for (const d of decoded) {
+    if (d.row === undefined) continue
+    size += d.row.packed.byteLength + d.row.shown.byteLength + (d.row.road_stops?.byteLength ?? 0)
+  }
+  const bytes = new Uint8Array(size)
+  let o = 0
+  for (const d of decoded as Array<WireLine>) {
+    const row = d.row
+    if (row === undefined) continue
+    for (const column of ["packed", "shown", "road_stops"] as const) {
+      const value = row[column] as Uint8Array | null
+      if (value === null) continue
+      bytes.set(value, o)
+      o += value.byteLength
+      row[column] = value.byteLength
+    }
+  }
+  return bytes.buffer
+}
+
+/** The import's side of `packBatch`: each BLOB column a Buffer over the batch's bytes (better-sqlite3 binds it as a BLOB). */
+const unpackBatch = (decoded: Array<WireLine>, buffer: ArrayBuffer): Array<DecodedLine> => {
+  let o = 0
+  for (const d of decoded) {
+    const row = d.row
+    if (row === undefined) continue
+    for (const column of ["packed", "shown", "road_stops"] as const) {
+      const length = row[column] as number | null
+      if (length === null) continue
+      row[column] = Buffer.from(buffer, o, length)
+      o += length
+    }
+  }
+  return decoded as Array<DecodedLine>
+}
+
 interface Waiting {
   readonly resolve: (decoded: Array<DecodedLine>) => void
   readonly reject: (e: Error) => void
@@ -34,23 +81,12 @@ export class FeedDecodePool {
   constructor(threads: number, meetingPoints: ReadonlyArray<RoadMeetingPoint>) {
     this.workers = Array.from({ length: threads }, () => {
       const worker = new Worker(workerUrl, { workerData: { meetingPoints }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
-      worker.on("message", (m: { id: number; decoded?: Array<DecodedLine>; failure?: string }) => {
+      worker.on("message", (m: { id: number; decoded?: Array<DecodedLine>; bytes?: ArrayBuffer; failure?: string }) => {
         const w = this.waiting.get(m.id)
         if (w === undefined) return
         this.waiting.delete(m.id)
-        if (m.decoded === undefined) w.reject(new Error(`feed decode worker: ${m.failure}`))
-        else {
-          // Buffers arrive as plain Uint8Arrays; the stores write Buffers (better-sqlite3 binds them as BLOBs).
-          for (const d of m.decoded) {
-            if (d.row === undefined) continue
-            const row = d.row as { packed: Buffer; shown: Buffer; road_stops: Buffer | null }
-            row.packed = Buffer.from(d.row.packed.buffer, d.row.packed.byteOffset, d.row.packed.byteLength)
-            row.shown = Buffer.from(d.row.shown.buffer, d.row.shown.byteOffset, d.row.shown.byteLength)
-            const stops = d.row.road_stops
-            if (stops !== null) row.road_stops = Buffer.from(stops.buffer, stops.byteOffset, stops.byteLength)
-          }
-          w.resolve(m.decoded)
-        }
+        if (m.decoded === undefined || m.bytes === undefined) w.reject(new Error(`feed decode worker: ${m.failure}`))
+        else w.resolve(unpackBatch(m.decoded as Array<WireLine>, m.bytes))
       })
       worker.on("error", (e) => this.fail(e))
       worker.on("exit", (code) => {

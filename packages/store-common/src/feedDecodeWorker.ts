@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { decodeFeedLines } from "./decodeFeedLines.js"
+import { packBatch } from "./FeedDecodePool.js"
 import { type RoadMeetingPoint, RoadStopper } from "./roadStopColumns.js"
 
 /**
@@ -16,7 +17,9 @@ const roads = new RoadStopper((workerData as { meetingPoints: ReadonlyArray<Road
 /** A worker thread of `importFeed`: batches of lines in, their rows (with their roads) or issues out, in the same order. */
 parentPort!.on("message", ({ id, lines }: { id: number; lines: ReadonlyArray<string> }) => {
   try {
-    parentPort!.postMessage({ id, decoded: decodeFeedLines(lines, roads) })
+    const decoded = decodeFeedLines(lines, roads)
+    const bytes = packBatch(decoded)
+    parentPort!.postMessage({ id, decoded, bytes }, [bytes])
   } catch (e) {
     parentPort!.postMessage({ id, failure: e instanceof Error ? e.stack ?? e.message : String(e) })
   }
