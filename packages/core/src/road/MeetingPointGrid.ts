@@ -14,7 +14,6 @@ const keyOf = (latCell: number, lonCell: number): number => (latCell + 5_000) * 
 const LON_CELL_MIN = Math.floor(-180 / CELL)
 const LON_CELL_MAX = Math.floor(180 / CELL)
 const LON_CELLS = Math.round(360 / CELL)
-const ROW_WORDS = (LON_CELL_MAX - LON_CELL_MIN + 1 + 31) >>> 5
 
 /**
  * The grid as `near` reads it: an open-addressing table from cell key to a run of the flat arrays
@@ -32,13 +31,18 @@ interface Flat {
   readonly lat: Float64Array
   readonly lon: Float64Array
   /**
-   * One bit a cell, whether it holds any meeting point, rows `rowMin` on (the rows of the meeting
-   * points), `ROW_WORDS` words a row: most cells a road asks for hold none (nine in ten on the
-   * generated feeds), and a bit says so for less than the table's probe.
+   * One bit a cell, whether it holds any meeting point, over the cells of the meeting points' rows
+   * and columns (`rowMin`, `columnMin` on, `rowBits` bits a row): most cells a road asks for hold
+   * none (nine in ten on the generated feeds), and a bit says so for less than the table's probe.
+   * Only the meeting points' columns, so that the bits a road reads stay in the processor's cache
+   * (Europe's: 0.8 MB, where every longitude's would be 4 MB).
    */
   readonly occupied: Int32Array
   readonly rowMin: number
   readonly rows: number
+  readonly columnMin: number
+  readonly columns: number
+  readonly rowBits: number
 }
 
 /**
@@ -109,17 +113,23 @@ export class MeetingPointGrid {
     const lon = new Float64Array(this.lat.size)
     let rowMin = Infinity
     let rowMax = -Infinity
-    for (const latValue of this.lat.values()) {
-      const row = Math.floor(latValue / CELL)
-      if (row < rowMin) rowMin = row
-      if (row > rowMax) rowMax = row
+    let columnMin = Infinity
+    let columnMax = -Infinity
+    for (const key of this.cells.keys()) {
+      const row = Math.floor(key / 20_000) - 5_000
+      const column = (key % 20_000) - 10_000
+      rowMin = Math.min(rowMin, row)
+      rowMax = Math.max(rowMax, row)
+      columnMin = Math.min(columnMin, column)
+      columnMax = Math.max(columnMax, column)
     }
-    const rows = this.lat.size === 0 ? 0 : rowMax - rowMin + 1
-    const occupied = new Int32Array(rows * ROW_WORDS)
+    const rows = this.cells.size === 0 ? 0 : rowMax - rowMin + 1
+    const columns = this.cells.size === 0 ? 0 : columnMax - columnMin + 1
+    const rowBits = ((columns + 31) >>> 5) * 32
+    const occupied = new Int32Array((rows * rowBits) >>> 5)
     let n = 0
     for (const [key, cell] of this.cells) {
-      const column = (key % 20_000) - 10_000 - LON_CELL_MIN
-      const at = (Math.floor(key / 20_000) - 5_000 - rowMin) * ROW_WORDS * 32 + column
+      const at = (Math.floor(key / 20_000) - 5_000 - rowMin) * rowBits + (key % 20_000) - 10_000 - columnMin
       occupied[at >>> 5]! |= 1 << (at & 31)
       let h = Math.imul(key, 0x9e3779b1) >>> (32 - bits)
       while (keys[h] !== -1) h = (h + 1) & (size - 1)
@@ -134,7 +144,7 @@ export class MeetingPointGrid {
       end[h] = n
     }
     this.foundAt = new Int32Array(n)
-    return (this.flat = { mask: size - 1, shift: 32 - bits, keys, start, end, ids, lat, lon, occupied, rowMin: rowMin === Infinity ? 0 : rowMin, rows })
+    return (this.flat = { mask: size - 1, shift: 32 - bits, keys, start, end, ids, lat, lon, occupied, rowMin, rows, columnMin, columns, rowBits })
   }
 
   /**
@@ -154,7 +164,7 @@ export class MeetingPointGrid {
   ): void {
     if (this.lat.size === 0) return
     const f = this.flat ?? this.build()
-    const { keys, mask, shift, start, end, occupied, rowMin, rows } = f
+    const { keys, mask, shift, start, end, occupied, rowMin, rows, columnMin, columns, rowBits } = f
     const foundAt = this.foundAt
     const found: Array<number> = []
     const bestD: Array<number> = []
@@ -176,7 +186,9 @@ export class MeetingPointGrid {
         if (row < 0 || row >= rows) continue
         for (let b = lon0; b <= lon1; b++) {
           const lonCell = b < LON_CELL_MIN ? b + LON_CELLS : b > LON_CELL_MAX ? b - LON_CELLS : b
-          const bit = row * ROW_WORDS * 32 + lonCell - LON_CELL_MIN
+          const column = lonCell - columnMin
+          if (column < 0 || column >= columns) continue
+          const bit = row * rowBits + column
           if ((occupied[bit >>> 5]! & (1 << (bit & 31))) === 0) continue
           const key = keyOf(a, lonCell)
           let h = Math.imul(key, 0x9e3779b1) >>> shift
