@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads"
-import type { DecodedLine } from "./decodeFeedLines.js"
+import type { DecodedLine, LineResult } from "./decodeFeedLines.js"
+import type { LineBytes, NumberedLine } from "./readLines.js"
 import type { RoadMeetingPoint } from "./roadStopColumns.js"
 
 // Run from the TypeScript sources (the tests), the worker is the built one: a worker thread cannot
@@ -16,7 +17,7 @@ const workerUrl = import.meta.url.endsWith(".ts") ? new URL("../dist/feedDecodeW
 const YOUNG_MB = 64
 
 /** A decoded line as a worker posts it: its row's BLOB columns are lengths, their bytes in the batch's buffer. */
-type WireLine = { row?: Record<"packed" | "shown" | "road_stops", number | Uint8Array | null>; issues?: unknown }
+type WireLine = { row?: Record<"packed" | "shown" | "road_stops", number | Uint8Array | null>; issues?: unknown } | string | null
 
 /**
  * The worker's side: the batch's BLOB columns (`packed`, `shown`, `road_stops`, about 1 KB a row)
@@ -24,15 +25,16 @@ type WireLine = { row?: Record<"packed" | "shown" | "road_stops", number | Uint8
  * Posted as they were, each was an ArrayBuffer of its own (or a pool's 8 KB slab) that the import's
  * thread allocated and copied again, three times a row, and then collected.
  */
-export const packBatch = (decoded: Array<DecodedLine>): ArrayBuffer => {
+export const packBatch = (decoded: Array<LineResult>): ArrayBuffer => {
   let size = 0
   for (const d of decoded) {
-    if (d.row === undefined) continue
+    if (d === null || typeof d === "string" || d.row === undefined) continue
     size += d.row.packed.byteLength + d.row.shown.byteLength + (d.row.road_stops?.byteLength ?? 0)
   }
   const bytes = new Uint8Array(size)
   let o = 0
   for (const d of decoded as Array<WireLine>) {
+    if (d === null || typeof d === "string") continue
     const row = d.row
     if (row === undefined) continue
     for (const column of ["packed", "shown", "road_stops"] as const) {
@@ -47,9 +49,10 @@ export const packBatch = (decoded: Array<DecodedLine>): ArrayBuffer => {
 }
 
 /** The import's side of `packBatch`: each BLOB column a Buffer over the batch's bytes (better-sqlite3 binds it as a BLOB). */
-const unpackBatch = (decoded: Array<WireLine>, buffer: ArrayBuffer): Array<DecodedLine> => {
+const unpackBatch = (decoded: Array<WireLine>, buffer: ArrayBuffer): Array<LineResult> => {
   let o = 0
   for (const d of decoded) {
+    if (d === null || typeof d === "string") continue
     const row = d.row
     if (row === undefined) continue
     for (const column of ["packed", "shown", "road_stops"] as const) {
@@ -59,11 +62,11 @@ const unpackBatch = (decoded: Array<WireLine>, buffer: ArrayBuffer): Array<Decod
       o += length
     }
   }
-  return decoded as Array<DecodedLine>
+  return decoded as Array<LineResult>
 }
 
 interface Waiting {
-  readonly resolve: (decoded: Array<DecodedLine>) => void
+  readonly resolve: (decoded: Array<LineResult>) => void
   readonly reject: (e: Error) => void
 }
 
@@ -102,13 +105,13 @@ export class FeedDecodePool {
     this.waiting.clear()
   }
 
-  /** The batch's lines decoded, in order. */
-  decode(lines: ReadonlyArray<string>): Promise<Array<DecodedLine>> {
+  /** The batch's lines decoded, in order (`decodeNumberedLines`); a batch's bytes are transferred. */
+  decode(batch: LineBytes | Array<NumberedLine>): Promise<Array<LineResult>> {
     if (this.failure !== undefined) return Promise.reject(this.failure)
     const id = this.nextId++
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
-      this.workers[id % this.workers.length]!.postMessage({ id, lines })
+      this.workers[id % this.workers.length]!.postMessage({ id, batch }, Array.isArray(batch) ? [] : [batch.bytes.buffer as ArrayBuffer])
     })
   }
 

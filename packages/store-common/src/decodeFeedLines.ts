@@ -1,6 +1,7 @@
 import { type FeedIssue } from "@tripsearch/core"
 import { Either } from "effect"
 import type { LegPoints } from "./acceptFeedTrip.js"
+import { invalidUtf8Error, type NumberedLine } from "./readLines.js"
 import { decodeFeedLineFast } from "./decodeFeedLineFast.js"
 import { toTripRow, type TripRow } from "./packTrip.js"
 import type { RoadColumns, RoadStopper } from "./roadStopColumns.js"
@@ -27,4 +28,19 @@ export const decodeFeedLines = (lines: ReadonlyArray<string>, roads: RoadStopper
     // The decoded trip is what `trip_json` holds (JSON round-trips its numbers exactly): no parse again.
     return { row: { ...toTripRow({ trip, zoneOffsets: zoneOffsetsOf(trip) }), ...roads.columnsOfTrip(trip, legPoints) } }
   })
+}
+
+/**
+ * What one physical line of a feed becomes: its decoded line, the message of a line that is not
+ * UTF-8, or null for a blank line (skipped).
+ */
+export type LineResult = DecodedLine | string | null
+
+/** `decodeFeedLines` over numbered lines as `readLines` gives them, blank and broken ones included, in order. */
+export const decodeNumberedLines = (lines: ReadonlyArray<NumberedLine>, roads: RoadStopper): Array<LineResult> => {
+  const texts: Array<string> = []
+  for (const line of lines) if (line.invalidUtf8 === undefined && line.text.trim() !== "") texts.push(line.text)
+  const decoded = decodeFeedLines(texts, roads)
+  let k = 0
+  return lines.map((line) => (line.invalidUtf8 !== undefined ? invalidUtf8Error(line.n, line.invalidUtf8) : line.text.trim() === "" ? null : decoded[k++]!))
 }
