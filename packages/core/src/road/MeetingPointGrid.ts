@@ -153,6 +153,7 @@ export class MeetingPointGrid {
    * `haversineKmFrom` from the road point. Appends to `ids`, `pointOf`, `latOf` and `lonOf` (the
    * meeting point's coordinates), in the order the meeting points are first found. `near` with a
    * visitor did the same at about twice the cost: a call and two Map lookups a candidate.
+   * Candidates may be more than `near`'s (see below): only the distance decides.
    */
   passesOf(
     lat: Float64Array,
@@ -169,16 +170,21 @@ export class MeetingPointGrid {
     const found: Array<number> = []
     const bestD: Array<number> = []
     const first = ids.length
+    // `near`'s reach in longitude at the road's point farthest from the equator, for every point:
+    // wider than each point's own (a superset of its cells and candidates, which the exact
+    // distance then sorts out as before), for one cosine a road instead of one a point.
+    let maxAbsLat = 0
+    for (let t = 0; t < lat.length; t++) maxAbsLat = Math.max(maxAbsLat, Math.abs(lat[t]!))
+    const cos = Math.cos(((maxAbsLat + PASS_DEG) * Math.PI) / 180)
+    const dLon = cos > 0.01 ? PASS_DEG / cos : 360
+    const wide = dLon >= 180
     for (let t = 0; t < lat.length; t++) {
       const pLat = lat[t]!
       const pLon = lon[t]!
       // Worked out at the point's first candidate: most points have none.
       let cosLat = NaN
-      const cos = Math.cos(((Math.abs(pLat) + PASS_DEG) * Math.PI) / 180)
-      const dLon = cos > 0.01 ? PASS_DEG / cos : 360
       const lat0 = Math.floor((pLat - PASS_DEG) / CELL)
       const lat1 = Math.floor((pLat + PASS_DEG) / CELL)
-      const wide = dLon >= 180
       const lon0 = wide ? LON_CELL_MIN : Math.floor((pLon - dLon) / CELL)
       const lon1 = wide ? LON_CELL_MAX : Math.floor((pLon + dLon) / CELL)
       for (let a = lat0; a <= lat1; a++) {
