@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os"
 import { decodeNumberedLines, type FeedRow, type LineResult } from "./decodeFeedLines.js"
 import { FeedDecodePool } from "./FeedDecodePool.js"
-import { invalidUtf8Error, type LineBytes, linesIn, type NumberedLine, readLineBatches, type FeedSource } from "./readLines.js"
+import { type LineBytes, linesIn, type NumberedLine, readLineBatches, type FeedSource } from "./readLines.js"
 import { type RoadMeetingPoint, RoadStopper } from "./roadStopColumns.js"
 
 /** What an import of one feed file did, whichever store it went into. */
@@ -37,8 +37,6 @@ export type FeedRead = { readonly ok: true; readonly trips: number } | { readonl
 /** Lines per batch handed to a worker, and batches in flight per worker. */
 const BATCH_LINES = 500
 const IN_FLIGHT_PER_THREAD = 4
-
-export { invalidUtf8Error }
 
 /**
  * Reads one NDJSON trip feed (the feed format, `FeedTrip`) the way every store imports it: each
