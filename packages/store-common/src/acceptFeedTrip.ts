@@ -1,4 +1,4 @@
-import { canonicalColorHexa, COMFORT_STARS, CURRENCIES, type FeedTrip, MINOR_DIGITS, pathProblem } from "@tripsearch/core"
+import { canonicalColorHexa, checkedPath, COMFORT_STARS, CURRENCIES, type FeedTrip, MINOR_DIGITS } from "@tripsearch/core"
 
 /*
  * Core's `FeedTrip` Schema decodes a line in ~70 µs (strict, every issue collected: ~180 µs), most
@@ -163,11 +163,15 @@ const minorDigitsOk = (value: number, digits: number): boolean => {
   return Math.abs(scaled - Math.round(scaled)) < 1e-6
 }
 
+/** Each leg's path decoded (`checkedPath`), undefined for a leg without one. */
+export type LegPoints = Array<Array<[number, number]> | undefined>
+
 /**
  * The decoded trip when `json` is certainly a valid feed line (exactly what `FeedTrip`'s decode
- * gives), `undefined` when it is not or may not be.
+ * gives), `undefined` when it is not or may not be. `legPoints`, when given, receives each leg's
+ * path as the check decoded it, so that the stops along the road do not decode it again.
  */
-export const acceptFeedTrip = (json: unknown): FeedTrip | undefined => {
+export const acceptFeedTrip = (json: unknown, legPoints?: LegPoints): FeedTrip | undefined => {
   if (!isObj(json) || !onlyKeys(json, TRIP_KEYS)) return undefined
   const t = json
   if (!isText(t["id"]) || !ID.test(t["id"]) || (t["status"] !== undefined && !isStatus(t["status"])) || !isIso(t["departure_time"])) return undefined
@@ -210,11 +214,14 @@ export const acceptFeedTrip = (json: unknown): FeedTrip | undefined => {
   }
   const digits = MINOR_DIGITS[currency]
   for (const l of legs) if (!minorDigitsOk(l["price"] as number, digits)) return undefined
+  if (legPoints !== undefined) legPoints.length = 0
   for (let k = 0; k < legs.length; k++) {
     const path = legs[k]!["path"] as string | undefined
     const a = waypoints[k]!
     const b = waypoints[k + 1]!
-    if (path !== undefined && pathProblem(path, a["lat"] as number, a["lon"] as number, b["lat"] as number, b["lon"] as number) !== undefined) return undefined
+    const points = path === undefined ? undefined : checkedPath(path, a["lat"] as number, a["lon"] as number, b["lat"] as number, b["lon"] as number)
+    if (typeof points === "string") return undefined
+    legPoints?.push(points)
   }
   return pick({
     id: t["id"], status: t["status"] ?? "active", departure_time: t["departure_time"], waypoints, legs, currency, seats: t["seats"],

@@ -1,5 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads"
-import { decodeFeedLines } from "./decodeFeedLines.js"
+import { decodeNumberedLines } from "./decodeFeedLines.js"
+import { packBatch } from "./FeedDecodePool.js"
+import { type LineBytes, linesIn, type NumberedLine } from "./readLines.js"
 import { type RoadMeetingPoint, RoadStopper } from "./roadStopColumns.js"
 
 /**
@@ -13,10 +15,16 @@ const CACHE_LEGS = 10_000
 
 const roads = new RoadStopper((workerData as { meetingPoints: ReadonlyArray<RoadMeetingPoint> }).meetingPoints, CACHE_LEGS)
 
-/** A worker thread of `importFeed`: batches of lines in, their rows (with their roads) or issues out, in the same order. */
-parentPort!.on("message", ({ id, lines }: { id: number; lines: ReadonlyArray<string> }) => {
+/**
+ * A worker thread of `importFeed`: batches of lines in (the bytes of a file's, or numbered lines),
+ * their rows (with their roads), issues, UTF-8 errors or blanks out, in the same order.
+ */
+parentPort!.on("message", ({ id, batch }: { id: number; batch: LineBytes | Array<NumberedLine> }) => {
   try {
-    parentPort!.postMessage({ id, decoded: decodeFeedLines(lines, roads) })
+    const lines = Array.isArray(batch) ? batch : linesIn(Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength), batch.bytes.byteLength, batch.n0, batch.at)
+    const decoded = decodeNumberedLines(lines, roads)
+    const bytes = packBatch(decoded)
+    parentPort!.postMessage({ id, decoded, bytes }, [bytes])
   } catch (e) {
     parentPort!.postMessage({ id, failure: e instanceof Error ? e.stack ?? e.message : String(e) })
   }

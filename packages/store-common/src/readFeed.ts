@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os"
-import { decodeFeedLines, type DecodedLine, type FeedRow } from "./decodeFeedLines.js"
+import { decodeNumberedLines, type FeedRow, type LineResult } from "./decodeFeedLines.js"
 import { FeedDecodePool } from "./FeedDecodePool.js"
-import { type InvalidUtf8, readLines, type FeedSource } from "./readLines.js"
+import { type LineBytes, linesIn, type NumberedLine, readLineBatches, type FeedSource } from "./readLines.js"
 import { type RoadMeetingPoint, RoadStopper } from "./roadStopColumns.js"
 
 /** What an import of one feed file did, whichever store it went into. */
@@ -38,19 +38,6 @@ export type FeedRead = { readonly ok: true; readonly trips: number } | { readonl
 const BATCH_LINES = 500
 const IN_FLIGHT_PER_THREAD = 4
 
-/** A batch's lines as read: each non-blank line with its number, or the error of a line that is not UTF-8. */
-interface Batch {
-  readonly n: Array<number>
-  readonly texts: Array<string>
-  readonly errors: Array<string | undefined>
-}
-
-const hex = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
-
-/** The import's message for line `n`'s first byte that is not UTF-8 (either feed). */
-export const invalidUtf8Error = (n: number, { byte, lineOffset, sourceOffset }: InvalidUtf8): string =>
-  `line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`
-
 /**
  * Reads one NDJSON trip feed (the feed format, `FeedTrip`) the way every store imports it: each
  * line is decoded once (`decodeFeedLineFast`, the same verdict and messages as core's
@@ -81,17 +68,17 @@ export const readFeed = async (
   let pool: FeedDecodePool | undefined
   let roadsHere: RoadStopper | undefined
   /** Decoded batches not yet written, in the order of the feed. */
-  const inFlight: Array<{ batch: Batch; decoded: Promise<Array<DecodedLine>> }> = []
+  const inFlight: Array<{ batch: LineBytes | Array<NumberedLine>; decoded: Promise<Array<LineResult>> }> = []
 
-  const writeBatch = async (batch: Batch, decoded: ReadonlyArray<DecodedLine>) => {
-    for (let k = 0; k < batch.n.length; k++) {
-      const n = batch.n[k]!
-      const error = batch.errors[k]
-      if (error !== undefined) {
-        errors.push(error)
+  const writeBatch = async (batch: LineBytes | Array<NumberedLine>, decoded: ReadonlyArray<LineResult>) => {
+    for (let k = 0; k < decoded.length; k++) {
+      const d = decoded[k]!
+      if (d === null) continue // a blank line
+      if (typeof d === "string") {
+        errors.push(d)
         continue
       }
-      const d = decoded[k]!
+      const n = Array.isArray(batch) ? batch[k]!.n : batch.n0 + 1 + k
       if (d.row === undefined) {
         for (const { field, reason } of d.issues) errors.push(`line ${n}: ${field}: ${reason}`)
         continue
@@ -110,15 +97,18 @@ export const readFeed = async (
     }
   }
 
-  const dispatch = async (batch: Batch) => {
+  const dispatch = async (batch: LineBytes | Array<NumberedLine>) => {
     if (pool === undefined && threads > 0 && decodedHere >= threadsAfter) pool = new FeedDecodePool(threads, meetingPoints)
     if (pool === undefined) {
-      decodedHere += batch.texts.length
+      const lines = Array.isArray(batch) ? batch : linesIn(Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength), batch.bytes.byteLength, batch.n0, batch.at)
+      decodedHere += lines.length
       roadsHere ??= new RoadStopper(meetingPoints)
-      await writeBatch(batch, decodeFeedLines(batch.texts, roadsHere))
+      await writeBatch(batch, decodeNumberedLines(lines, roadsHere))
       return
     }
-    const decoded = pool.decode(batch.texts)
+    // A file's lines go to the workers as bytes (transferred): they decode the text, which this
+    // thread would otherwise decode and then copy into each message.
+    const decoded = pool.decode(batch)
     decoded.catch(() => {}) // awaited in turn below; a failed pool must not also be an unhandled rejection
     inFlight.push({ batch, decoded })
     if (inFlight.length >= threads * IN_FLIGHT_PER_THREAD) {
@@ -128,25 +118,15 @@ export const readFeed = async (
   }
 
   try {
-    let batch: Batch = { n: [], texts: [], errors: [] }
-    for await (const line of readLines(source)) {
-      const n = line.n
-      if (options.onProgress && n % progressEvery === 0) options.onProgress(n)
-      if (line.invalidUtf8 !== undefined) {
-        batch.n.push(n)
-        batch.texts.push("")
-        batch.errors.push(invalidUtf8Error(n, line.invalidUtf8))
-      } else if (line.text.trim() !== "") {
-        batch.n.push(n)
-        batch.texts.push(line.text)
-        batch.errors.push(undefined)
+    let linesRead = 0
+    for await (const batch of readLineBatches(source, BATCH_LINES)) {
+      const read = Array.isArray(batch) ? batch[batch.length - 1]!.n : batch.n0 + batch.count
+      if (options.onProgress) {
+        for (let n = (Math.floor(linesRead / progressEvery) + 1) * progressEvery; n <= read; n += progressEvery) options.onProgress(n)
       }
-      if (batch.n.length >= BATCH_LINES) {
-        await dispatch(batch)
-        batch = { n: [], texts: [], errors: [] }
-      }
+      linesRead = read
+      await dispatch(batch)
     }
-    if (batch.n.length > 0) await dispatch(batch)
     while (inFlight.length > 0) {
       const next = inFlight.shift()!
       await writeBatch(next.batch, await next.decoded)

@@ -30,6 +30,12 @@ export type NumberedLine =
   | { readonly n: number; readonly text: string; readonly invalidUtf8?: undefined }
   | { readonly n: number; readonly text?: undefined; readonly invalidUtf8: InvalidUtf8 }
 
+const hex = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
+
+/** The import's message for line `n`'s first byte that is not UTF-8 (either feed). */
+export const invalidUtf8Error = (n: number, { byte, lineOffset, sourceOffset }: InvalidUtf8): string =>
+  `line ${n}: (line): must be valid UTF-8, got byte ${hex(byte)} at offset ${lineOffset} of the line (offset ${sourceOffset} of the feed)`
+
 const isReadable = (x: unknown): x is Readable => x instanceof Readable || (typeof x === "object" && x !== null && typeof (x as Readable).pipe === "function" && typeof (x as Readable).read === "function")
 
 const stripCr = (s: string): string => (s.endsWith("\r") ? s.slice(0, -1) : s)
@@ -70,51 +76,100 @@ export const firstInvalidUtf8 = (b: Uint8Array, start: number, end: number): num
 }
 
 /**
- * Yields every line of the source with its number, blank ones included. Bytes are checked as
- * UTF-8 before they are decoded (a whole chunk's complete lines at once, line by line only when
- * that check fails); a UTF-8 byte-order mark at the very start is skipped.
+ * The lines of `b[0, end)`, which ends just after a `\n` (or at the source's end), numbered from
+ * `n0 + 1`; `at` is the offset of `b[0]` in the source. Bytes are checked as UTF-8 before they are
+ * decoded (all the lines at once, line by line only when that check fails).
  */
-export async function* readLines(source: FeedSource): AsyncGenerator<NumberedLine> {
+export const linesIn = (b: Buffer, end: number, n0: number, at: number): Array<NumberedLine> => {
+  const out: Array<NumberedLine> = []
+  let n = n0
+  if (isUtf8(b.subarray(0, end))) {
+    const text = b.toString("utf8", 0, end)
+    let start = 0
+    let nl: number
+    while ((nl = text.indexOf("\n", start)) !== -1) {
+      out.push({ n: ++n, text: stripCr(text.slice(start, nl)) })
+      start = nl + 1
+    }
+    if (start < text.length) out.push({ n: ++n, text: stripCr(text.slice(start)) })
+    return out
+  }
+  let start = 0
+  while (start < end) {
+    const nl = b.indexOf(10, start)
+    const stop = nl === -1 || nl >= end ? end : nl
+    const bad = firstInvalidUtf8(b, start, stop)
+    if (bad === -1) out.push({ n: ++n, text: stripCr(b.toString("utf8", start, stop)) })
+    else out.push({ n: ++n, invalidUtf8: { byte: b[bad]!, lineOffset: bad - start, sourceOffset: at + bad } })
+    start = stop + 1
+  }
+  return out
+}
+
+/**
+ * Lines of a byte source, not yet decoded: `bytes` holds lines `n0 + 1` to `n0 + count`, each
+ * followed by its `\n` (but the source's last line when it has none), `at` the offset of its
+ * first byte in the source. `linesIn(bytes, bytes.length, n0, at)` gives the lines as `readLines`
+ * does.
+ */
+export interface LineBytes {
+  readonly n0: number
+  readonly count: number
+  readonly bytes: Uint8Array
+  readonly at: number
+}
+
+/**
+ * The source's lines as `readLines` yields them, in batches of at most `maxLines`: from a byte
+ * source (a file, a stream, chunks), each batch's bytes (`LineBytes`, a copy that the caller may
+ * transfer), so that they can be decoded in another thread; from a source of lines (strings),
+ * the lines themselves.
+ */
+export async function* readLineBatches(source: FeedSource, maxLines: number): AsyncGenerator<LineBytes | Array<NumberedLine>> {
   const stream = typeof source === "string" ? createReadStream(source, { highWaterMark: 1 << 20 }) : source
-  const chunked = typeof source === "string" || isReadable(stream)
+  if (!(typeof source === "string" || isReadable(stream))) {
+    let lines: Array<NumberedLine> = []
+    for await (const line of readLines(source)) {
+      lines.push(line)
+      if (lines.length >= maxLines) {
+        yield lines
+        lines = []
+      }
+    }
+    if (lines.length > 0) yield lines
+    return
+  }
+  let n = 0
+  /** The lines of `b[0, end)`, cut in batches. */
+  function* batchesOf(b: Buffer, end: number, at: number): Generator<LineBytes> {
+    let start = 0
+    while (start < end) {
+      let stop = start
+      let count = 0
+      while (count < maxLines && stop < end) {
+        const nl = b.indexOf(10, stop)
+        stop = nl === -1 || nl >= end ? end : nl + 1
+        count++
+      }
+      yield { n0: n, count, bytes: new Uint8Array(b.subarray(start, stop)), at: at + start }
+      n += count
+      start = stop
+    }
+  }
+  yield* byteChunks(stream as AsyncIterable<string | Uint8Array>, batchesOf)
+}
+
+/**
+ * Splits a byte source at its last `\n` of each chunk, the rest carried into the next, a UTF-8
+ * byte-order mark at the very start skipped: `emit(b, end, at)` gets whole lines (`b[0, end)`,
+ * which ends just after a `\n` or at the source's end) and their offset in the source.
+ */
+async function* byteChunks<T>(stream: AsyncIterable<string | Uint8Array>, emit: (b: Buffer, end: number, at: number) => Iterable<T>): AsyncGenerator<T> {
   let pending: Buffer = Buffer.alloc(0)
   /** Offset in the source of `pending[0]`. */
   let pendingAt = 0
-  let n = 0
   let first = true
-
-  /** The lines of `b[0, end)`, which ends just after a `\n` (or at the source's end). */
-  function* linesOf(b: Buffer, end: number, at: number): Generator<NumberedLine> {
-    if (isUtf8(b.subarray(0, end))) {
-      const text = b.toString("utf8", 0, end)
-      let start = 0
-      let nl: number
-      while ((nl = text.indexOf("\n", start)) !== -1) {
-        yield { n: ++n, text: stripCr(text.slice(start, nl)) }
-        start = nl + 1
-      }
-      if (start < text.length) yield { n: ++n, text: stripCr(text.slice(start)) }
-      return
-    }
-    let start = 0
-    while (start < end) {
-      const nl = b.indexOf(10, start)
-      const stop = nl === -1 || nl >= end ? end : nl
-      const bad = firstInvalidUtf8(b, start, stop)
-      if (bad === -1) yield { n: ++n, text: stripCr(b.toString("utf8", start, stop)) }
-      else yield { n: ++n, invalidUtf8: { byte: b[bad]!, lineOffset: bad - start, sourceOffset: at + bad } }
-      start = stop + 1
-    }
-  }
-
-  for await (const item of stream as AsyncIterable<string | Uint8Array>) {
-    if (typeof item === "string" && !chunked) {
-      const lines = item.split("\n")
-      if (first && lines[0]!.startsWith("\uFEFF")) lines[0] = lines[0]!.slice(1)
-      first = false
-      for (const line of lines) yield { n: ++n, text: stripCr(line) }
-      continue
-    }
+  for await (const item of stream) {
     let bytes = typeof item === "string" ? Buffer.from(item, "utf8") : Buffer.isBuffer(item) ? item : Buffer.from(item.buffer, item.byteOffset, item.byteLength)
     if (pending.length > 0) bytes = Buffer.concat([pending, bytes])
     if (first) {
@@ -133,12 +188,71 @@ export async function* readLines(source: FeedSource): AsyncGenerator<NumberedLin
       pending = bytes
       continue
     }
-    yield* linesOf(bytes, lastNl + 1, pendingAt)
+    yield* emit(bytes, lastNl + 1, pendingAt)
     pending = bytes.subarray(lastNl + 1)
     pendingAt += lastNl + 1
   }
   if (pending.length > 0) {
     if (first && pending.length === BOM.length && BOM.every((x, k) => pending[k] === x)) return
-    yield* linesOf(pending, pending.length, pendingAt)
+    yield* emit(pending, pending.length, pendingAt)
+  }
+}
+
+/**
+ * Yields every line of the source with its number, blank ones included. Bytes are checked as
+ * UTF-8 before they are decoded (a whole chunk's complete lines at once, line by line only when
+ * that check fails); a UTF-8 byte-order mark at the very start is skipped.
+ */
+export async function* readLines(source: FeedSource): AsyncGenerator<NumberedLine> {
+  const stream = typeof source === "string" ? createReadStream(source, { highWaterMark: 1 << 20 }) : source
+  const chunked = typeof source === "string" || isReadable(stream)
+  let n = 0
+  if (chunked) {
+    yield* byteChunks(stream as AsyncIterable<string | Uint8Array>, (b, end, at) => {
+      const lines = linesIn(b, end, n, at)
+      n += lines.length
+      return lines
+    })
+    return
+  }
+  let first = true
+  let pending: Buffer = Buffer.alloc(0)
+  let pendingAt = 0
+  for await (const item of stream as AsyncIterable<string | Uint8Array>) {
+    if (typeof item === "string") {
+      const lines = item.split("\n")
+      if (first && lines[0]!.startsWith("\uFEFF")) lines[0] = lines[0]!.slice(1)
+      first = false
+      for (const line of lines) yield { n: ++n, text: stripCr(line) }
+      continue
+    }
+    let bytes = Buffer.isBuffer(item) ? item : Buffer.from(item.buffer, item.byteOffset, item.byteLength)
+    if (pending.length > 0) bytes = Buffer.concat([pending, bytes])
+    if (first) {
+      if (bytes.length < BOM.length && BOM.slice(0, bytes.length).every((x, k) => bytes[k] === x)) {
+        pending = bytes // too short to tell yet
+        continue
+      }
+      first = false
+      if (BOM.every((x, k) => bytes[k] === x)) {
+        bytes = bytes.subarray(BOM.length)
+        pendingAt = BOM.length
+      }
+    }
+    const lastNl = bytes.lastIndexOf(10)
+    if (lastNl === -1) {
+      pending = bytes
+      continue
+    }
+    for (const line of linesIn(bytes, lastNl + 1, n, pendingAt)) {
+      n++
+      yield line
+    }
+    pending = bytes.subarray(lastNl + 1)
+    pendingAt += lastNl + 1
+  }
+  if (pending.length > 0) {
+    if (first && pending.length === BOM.length && BOM.every((x, k) => pending[k] === x)) return
+    yield* linesIn(pending, pending.length, n, pendingAt)
   }
 }

@@ -1,7 +1,6 @@
 import { decodeMeetingPointLine, type StoredMeetingPoint } from "@tripsearch/core"
 import { Either } from "effect"
-import { invalidUtf8Error } from "./readFeed.js"
-import { type FeedSource, readLines } from "./readLines.js"
+import { type FeedSource, invalidUtf8Error, readLines } from "./readLines.js"
 
 export type MeetingPointRead =
   | { readonly ok: true; readonly meetingPoints: ReadonlyArray<StoredMeetingPoint> }

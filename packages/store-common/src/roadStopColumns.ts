@@ -43,8 +43,11 @@ export class RoadStopper {
     return this.columnsOfTrip(JSON.parse(tripJson) as FeedTrip)
   }
 
-  /** The road columns of a decoded trip, whose paths are valid (the feed's rules). */
-  columnsOfTrip(trip: FeedTrip): RoadColumns {
+  /**
+   * The road columns of a decoded trip, whose paths are valid (the feed's rules). `decoded[k]`,
+   * when there, is leg `k`'s path decoded already (`checkedPath`).
+   */
+  columnsOfTrip(trip: FeedTrip, decoded?: ReadonlyArray<Array<[number, number]> | undefined>): RoadColumns {
     let minLat = Infinity
     let maxLat = -Infinity
     let minLon = Infinity
@@ -52,7 +55,7 @@ export class RoadStopper {
     // Each path decoded once, for the box and the stops both: decoding is much of the work.
     const legPoints: Array<Array<[number, number]> | undefined> = []
     for (const leg of trip.legs) {
-      const points = leg.path === undefined ? undefined : decodeValidPath(leg.path)
+      const points = leg.path === undefined ? undefined : decoded?.[legPoints.length] ?? decodeValidPath(leg.path)
       legPoints.push(points)
       if (points === undefined) continue
       for (const [lat, lon] of points) {

@@ -2,29 +2,51 @@ import type { FeedTrip } from "@tripsearch/core"
 import { zoneOf, zoneOffsetMinutes } from "@tripsearch/gazetteer"
 
 const HOUR = 3_600_000
-/** zone -> UTC hour index -> offset, for hours with no transition inside. */
-const cache = new Map<string, Map<number, number>>()
-/**
- * lat -> lon -> zone. A feed names the same towns over and over, and the zone lookup of a point
- * costs more than two number-keyed maps (a string key would cost more than the lookup: numbers
- * are slow to print); the size bound keeps a feed of scattered points from growing it.
- */
-const zones = new Map<number, Map<number, string>>()
-let zonesSize = 0
 
-const cachedZoneOf = (lat: number, lon: number): string => {
-  const known = zones.get(lat)?.get(lon)
-  if (known !== undefined) return known
-  const zone = zoneOf(lat, lon)
-  if (zonesSize >= 100_000) {
-    zones.clear()
-    zonesSize = 0
+/** A zone's offsets by UTC hour index, for hours with no transition inside. */
+interface ZoneHours {
+  readonly zone: string
+  readonly hours: Map<number, number>
+}
+const byZone = new Map<string, ZoneHours>()
+
+/**
+ * (lat, lon) -> zone, for the places a feed names over and over (its towns, the meeting points of
+ * the stops along the road): an open-addressing table keyed by the two doubles' bits. A Map of
+ * Maps keyed by the doubles cost about a microsecond a lookup, a tenth of a decode thread's work
+ * on a feed with roads (a lookup for each waypoint and each stop); this allocates nothing. It is
+ * emptied when half full, so that a feed of scattered points does not grow it.
+ */
+const SLOTS = 1 << 17
+const slotLat = new Float64Array(SLOTS)
+const slotLon = new Float64Array(SLOTS)
+const slotZone: Array<ZoneHours | undefined> = new Array<ZoneHours | undefined>(SLOTS).fill(undefined)
+let used = 0
+const bits = new Float64Array(2)
+const words = new Int32Array(bits.buffer)
+
+const zoneHoursOf = (lat: number, lon: number): ZoneHours => {
+  bits[0] = lat
+  bits[1] = lon
+  let h = (Math.imul(words[0]! ^ Math.imul(words[1]!, 0x85ebca6b), 0x9e3779b1) ^ Math.imul(words[2]! ^ Math.imul(words[3]!, 0xc2b2ae35), 0x27d4eb2f)) >>> 15
+  for (;;) {
+    const known = slotZone[h]
+    if (known === undefined) break
+    if (slotLat[h] === lat && slotLon[h] === lon) return known
+    h = (h + 1) & (SLOTS - 1)
   }
-  let byLon = zones.get(lat)
-  if (byLon === undefined) zones.set(lat, (byLon = new Map()))
-  byLon.set(lon, zone)
-  zonesSize++
-  return zone
+  const zone = zoneOf(lat, lon)
+  let hours = byZone.get(zone)
+  if (hours === undefined) byZone.set(zone, (hours = { zone, hours: new Map() }))
+  if (used >= SLOTS / 2) {
+    slotZone.fill(undefined)
+    used = 0
+  }
+  slotLat[h] = lat
+  slotLon[h] = lon
+  slotZone[h] = hours
+  used++
+  return hours
 }
 
 /**
@@ -33,9 +55,7 @@ const cachedZoneOf = (lat: number, lon: number): string => {
  * an hour holding a transition is computed exactly for each instant.
  */
 export const cachedOffsetAt = (lat: number, lon: number, utcMs: number): number => {
-  const zone = cachedZoneOf(lat, lon)
-  let hours = cache.get(zone)
-  if (hours === undefined) cache.set(zone, (hours = new Map()))
+  const { zone, hours } = zoneHoursOf(lat, lon)
   const hour = Math.floor(utcMs / HOUR)
   const known = hours.get(hour)
   if (known !== undefined) return known

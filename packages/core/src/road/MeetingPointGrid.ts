@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_KM } from "../geo/haversine.js"
+import { EARTH_RADIUS_KM, haversineKmFrom } from "../geo/haversine.js"
 
 /** A road passes a meeting point within this distance of one of its points, km (docs/API.md). */
 export const PASS_KM = 1
@@ -30,6 +30,19 @@ interface Flat {
   readonly ids: Int32Array
   readonly lat: Float64Array
   readonly lon: Float64Array
+  /**
+   * One bit a cell, whether it holds any meeting point, over the cells of the meeting points' rows
+   * and columns (`rowMin`, `columnMin` on, `rowBits` bits a row): most cells a road asks for hold
+   * none (nine in ten on the generated feeds), and a bit says so for less than the table's probe.
+   * Only the meeting points' columns, so that the bits a road reads stay in the processor's cache
+   * (Europe's: 0.8 MB, where every longitude's would be 4 MB).
+   */
+  readonly occupied: Int32Array
+  readonly rowMin: number
+  readonly rows: number
+  readonly columnMin: number
+  readonly columns: number
+  readonly rowBits: number
 }
 
 /**
@@ -42,6 +55,8 @@ export class MeetingPointGrid {
   private readonly lon = new Map<number, number>()
   /** Built on the first `near` after a change. */
   private flat: Flat | undefined
+  /** `passesOf`'s per flat index: 1 + where the point is in the road's list, 0 when not found yet. */
+  private foundAt = new Int32Array(0)
 
   constructor(points: Iterable<{ readonly id: number; readonly lat: number; readonly lon: number }> = []) {
     for (const p of points) this.add(p.id, p.lat, p.lon)
@@ -96,8 +111,26 @@ export class MeetingPointGrid {
     const ids = new Int32Array(this.lat.size)
     const lat = new Float64Array(this.lat.size)
     const lon = new Float64Array(this.lat.size)
+    let rowMin = Infinity
+    let rowMax = -Infinity
+    let columnMin = Infinity
+    let columnMax = -Infinity
+    for (const key of this.cells.keys()) {
+      const row = Math.floor(key / 20_000) - 5_000
+      const column = (key % 20_000) - 10_000
+      rowMin = Math.min(rowMin, row)
+      rowMax = Math.max(rowMax, row)
+      columnMin = Math.min(columnMin, column)
+      columnMax = Math.max(columnMax, column)
+    }
+    const rows = this.cells.size === 0 ? 0 : rowMax - rowMin + 1
+    const columns = this.cells.size === 0 ? 0 : columnMax - columnMin + 1
+    const rowBits = ((columns + 31) >>> 5) * 32
+    const occupied = new Int32Array((rows * rowBits) >>> 5)
     let n = 0
     for (const [key, cell] of this.cells) {
+      const at = (Math.floor(key / 20_000) - 5_000 - rowMin) * rowBits + (key % 20_000) - 10_000 - columnMin
+      occupied[at >>> 5]! |= 1 << (at & 31)
       let h = Math.imul(key, 0x9e3779b1) >>> (32 - bits)
       while (keys[h] !== -1) h = (h + 1) & (size - 1)
       keys[h] = key
@@ -110,7 +143,98 @@ export class MeetingPointGrid {
       }
       end[h] = n
     }
-    return (this.flat = { mask: size - 1, shift: 32 - bits, keys, start, end, ids, lat, lon })
+    this.foundAt = new Int32Array(n)
+    return (this.flat = { mask: size - 1, shift: 32 - bits, keys, start, end, ids, lat, lon, occupied, rowMin, rows, columnMin, columns, rowBits })
+  }
+
+  /**
+   * The meeting points within `PASS_KM` of a road (its points `lat[t], lon[t]` in order), each
+   * with the first of its nearest points: `near`'s candidates for every point, each measured with
+   * `haversineKmFrom` from the road point. Appends to `ids`, `pointOf`, `latOf` and `lonOf` (the
+   * meeting point's coordinates), in the order the meeting points are first found. `near` with a
+   * visitor did the same at about twice the cost: a call and two Map lookups a candidate.
+   * Candidates may be more than `near`'s (see below): only the distance decides.
+   */
+  passesOf(
+    lat: Float64Array,
+    lon: Float64Array,
+    ids: Array<number>,
+    pointOf: Array<number>,
+    latOf: Array<number>,
+    lonOf: Array<number>
+  ): void {
+    if (this.lat.size === 0) return
+    const f = this.flat ?? this.build()
+    const { keys, mask, shift, start, end, occupied, rowMin, rows, columnMin, columns, rowBits } = f
+    const foundAt = this.foundAt
+    const found: Array<number> = []
+    const bestD: Array<number> = []
+    const first = ids.length
+    // `near`'s reach in longitude at the road's point farthest from the equator, for every point:
+    // wider than each point's own (a superset of its cells and candidates, which the exact
+    // distance then sorts out as before), for one cosine a road instead of one a point.
+    let maxAbsLat = 0
+    for (let t = 0; t < lat.length; t++) maxAbsLat = Math.max(maxAbsLat, Math.abs(lat[t]!))
+    const cos = Math.cos(((maxAbsLat + PASS_DEG) * Math.PI) / 180)
+    const dLon = cos > 0.01 ? PASS_DEG / cos : 360
+    const wide = dLon >= 180
+    for (let t = 0; t < lat.length; t++) {
+      const pLat = lat[t]!
+      const pLon = lon[t]!
+      // Worked out at the point's first candidate: most points have none.
+      let cosLat = NaN
+      const lat0 = Math.floor((pLat - PASS_DEG) / CELL)
+      const lat1 = Math.floor((pLat + PASS_DEG) / CELL)
+      const lon0 = wide ? LON_CELL_MIN : Math.floor((pLon - dLon) / CELL)
+      const lon1 = wide ? LON_CELL_MAX : Math.floor((pLon + dLon) / CELL)
+      for (let a = lat0; a <= lat1; a++) {
+        const row = a - rowMin
+        if (row < 0 || row >= rows) continue
+        for (let b = lon0; b <= lon1; b++) {
+          const lonCell = b < LON_CELL_MIN ? b + LON_CELLS : b > LON_CELL_MAX ? b - LON_CELLS : b
+          const column = lonCell - columnMin
+          if (column < 0 || column >= columns) continue
+          const bit = row * rowBits + column
+          if ((occupied[bit >>> 5]! & (1 << (bit & 31))) === 0) continue
+          const key = keyOf(a, lonCell)
+          let h = Math.imul(key, 0x9e3779b1) >>> shift
+          let k = keys[h]!
+          while (k !== key && k !== -1) {
+            h = (h + 1) & mask
+            k = keys[h]!
+          }
+          if (k === -1) continue
+          for (let i = start[h]!, stop = end[h]!; i < stop; i++) {
+            const mLat = f.lat[i]!
+            const mLon = f.lon[i]!
+            if (Math.abs(mLat - pLat) > PASS_DEG) continue
+            if (!wide) {
+              const dl = Math.abs(mLon - pLon)
+              if ((dl > 180 ? 360 - dl : dl) > dLon) continue
+            }
+            // haversineKm's own factor (lat * RAD), so that every distance is the same double as before.
+            if (cosLat !== cosLat) cosLat = Math.cos(pLat * (Math.PI / 180))
+            const d = haversineKmFrom(pLat, pLon, cosLat, mLat, mLon)
+            if (!(d <= PASS_KM)) continue
+            const at = foundAt[i]!
+            if (at === 0) {
+              found.push(i)
+              foundAt[i] = found.length
+              bestD.push(d)
+              ids.push(f.ids[i]!)
+              pointOf.push(t)
+              latOf.push(mLat)
+              lonOf.push(mLon)
+            } else if (d < bestD[at - 1]!) {
+              // Points come in order: an equal distance later keeps the earlier point.
+              bestD[at - 1] = d
+              pointOf[first + at - 1] = t
+            }
+          }
+        }
+      }
+    }
+    for (const i of found) foundAt[i] = 0
   }
 
   /**

@@ -19,6 +19,35 @@ export interface LegRoad {
 }
 
 /**
+ * Whether `path` (characters already checked to be 63..126) is certainly what the library's
+ * `encode` writes for the points its `decode` reads, found in one pass over the characters
+ * instead of encoding the points again (which costs as much as the decoding): an even number of
+ * values, each one whole (its last character has no continuation bit) and in its fewest
+ * characters (a value of two or more characters does not end in a zero chunk, "?"). Both ways
+ * agree wherever the library's arithmetic is exact, which holds when every value has at most
+ * 6 characters (under 2^30) and the text is short enough that the running sums stay far
+ * below 2^53; `undefined` outside those bounds, where the caller encodes again to be sure.
+ */
+const CANONICAL_MAX_LENGTH = 1 << 20
+const canonicalPolyline = (path: string): boolean | undefined => {
+  if (path.length > CANONICAL_MAX_LENGTH) return undefined
+  let values = 0
+  let chunks = 0
+  let last = 0
+  for (let c = 0; c < path.length; c++) {
+    last = path.charCodeAt(c) - 63
+    chunks++
+    if (last < 0x20) {
+      if (chunks > 6) return undefined
+      if (chunks > 1 && last === 0) return false
+      values++
+      chunks = 0
+    }
+  }
+  return chunks === 0 && values % 2 === 0
+}
+
+/**
  * The points of an encoded polyline (precision 1e-5), or a reason when the text is not one. The
  * library decodes whatever it is given; a text it would not write back the same way (a truncated
  * chunk, a stray character, an odd number of values) is a broken polyline.
@@ -28,16 +57,22 @@ export const decodePath = (path: string): Array<[number, number]> | string => {
     const code = path.charCodeAt(c)
     if (code < 63 || code > 126) return `must be an encoded polyline, got the character ${JSON.stringify(path[c])} at ${c}`
   }
+  const canonical = canonicalPolyline(path)
+  if (canonical === false) return BROKEN
   const points = polyline.decode(path, 5)
-  if (polyline.encode(points, 5) !== path) return "must be an encoded polyline (precision 1e-5); this one is truncated or broken"
+  if (canonical === undefined && polyline.encode(points, 5) !== path) return BROKEN
   for (const [lat, lon] of points) {
     if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180)) return `must be an encoded polyline of valid coordinates, got a point at ${lat},${lon}`
   }
   return points
 }
+const BROKEN = "must be an encoded polyline (precision 1e-5); this one is truncated or broken"
 
-/** Why `path` cannot be leg `from -> to`'s road, or undefined when it can. */
-export const pathProblem = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): string | undefined => {
+/**
+ * The points of `path` when it can be leg `from -> to`'s road (`decodePath`), or why it cannot:
+ * `pathProblem` with the points, so that a caller that goes on to use them decodes the path once.
+ */
+export const checkedPath = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): Array<[number, number]> | string => {
   const points = decodePath(path)
   if (typeof points === "string") return points
   if (points.length < 2 || points.length > MAX_PATH_POINTS) return `must have 2 to ${MAX_PATH_POINTS} points, got ${points.length}`
@@ -47,7 +82,13 @@ export const pathProblem = (path: string, fromLat: number, fromLon: number, toLa
   if (!(dFirst <= PATH_END_KM)) return `must start within ${PATH_END_KM} km of its first waypoint, starts ${dFirst.toFixed(3)} km away`
   const dLast = haversineKm(toLat, toLon, lastLat, lastLon)
   if (!(dLast <= PATH_END_KM)) return `must end within ${PATH_END_KM} km of its second waypoint, ends ${dLast.toFixed(3)} km away`
-  return undefined
+  return points
+}
+
+/** Why `path` cannot be leg `from -> to`'s road, or undefined when it can. */
+export const pathProblem = (path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): string | undefined => {
+  const checked = checkedPath(path, fromLat, fromLon, toLat, toLon)
+  return typeof checked === "string" ? checked : undefined
 }
 
 /**

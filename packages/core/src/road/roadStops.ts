@@ -1,7 +1,6 @@
-import { haversineKmFrom } from "../geo/haversine.js"
 import type { FeedTrip } from "../model/FeedTrip.js"
 import { legRoad, legRoadOf } from "./roadPath.js"
-import { type MeetingPointGrid, PASS_KM } from "./MeetingPointGrid.js"
+import type { MeetingPointGrid } from "./MeetingPointGrid.js"
 
 /**
  * A stop along the driver's road (docs/API.md, Along the road): a meeting point that a leg's road
@@ -25,24 +24,31 @@ export interface RoadStop {
 /** The UTC offset, in minutes, at a place and an instant (the stores' time-zone lookup). */
 export type ZoneOffsetAt = (lat: number, lon: number, utcMs: number) => number
 
-/** One leg's passes, before the trip's own rules: meeting point and fraction, by meeting point id. */
-type LegPasses = ReadonlyArray<readonly [mp: number, fraction: number]>
+/**
+ * One leg's passes, before the trip's own rules: meeting point, fraction, and the meeting point's
+ * coordinates, in no particular order.
+ */
+type LegPasses = ReadonlyArray<readonly [mp: number, fraction: number, lat: number, lon: number]>
 
 /**
  * Roads shared by many trips (the same towns, the same route) are worked out once: the passes of a
  * leg by its path and ends. The owner clears it whenever the meeting points change.
  */
 export class RoadStopCache {
-  private readonly legs = new Map<string, LegPasses>()
+  /** By path: the key is the text the trip already holds (no key to build), the ends checked. */
+  private readonly legs = new Map<string, { readonly ends: readonly [number, number, number, number]; readonly passes: LegPasses }>()
   constructor(private readonly limit = 200_000) {}
 
-  get(key: string): LegPasses | undefined {
-    return this.legs.get(key)
+  get(path: string, fromLat: number, fromLon: number, toLat: number, toLon: number): LegPasses | undefined {
+    const known = this.legs.get(path)
+    if (known === undefined) return undefined
+    const [a, b, c, d] = known.ends
+    return a === fromLat && b === fromLon && c === toLat && d === toLon ? known.passes : undefined
   }
 
-  set(key: string, passes: LegPasses): void {
+  set(path: string, fromLat: number, fromLon: number, toLat: number, toLon: number, passes: LegPasses): void {
     if (this.legs.size >= this.limit) this.legs.clear()
-    this.legs.set(key, passes)
+    this.legs.set(path, { ends: [fromLat, fromLon, toLat, toLon], passes })
   }
 
   clear(): void {
@@ -65,33 +71,13 @@ export const legPasses = (
 ): LegPasses => {
   const road = points === undefined ? legRoad(path, fromLat, fromLon, toLat, toLon) : legRoadOf(points, fromLat, fromLon, toLat, toLon)
   if (road.length === 0) return []
-  const bestD = new Map<number, number>()
-  const bestT = new Map<number, number>()
-  const m = road.lat.length - 1
-  // One visitor for the whole road, reading the current point from these (not a closure a point).
-  let lat = 0
-  let lon = 0
-  let cosLat = 1
-  let t = 0
-  const visit = (id: number, mpLat: number, mpLon: number): void => {
-    const d = haversineKmFrom(lat, lon, cosLat, mpLat, mpLon)
-    if (!(d <= PASS_KM)) return
-    const before = bestD.get(id)
-    // Points come in order: an equal distance later keeps the earlier point.
-    if (before === undefined || d < before) {
-      bestD.set(id, d)
-      bestT.set(id, t)
-    }
-  }
-  for (t = 0; t <= m; t++) {
-    lat = road.lat[t]!
-    lon = road.lon[t]!
-    // haversineKm's own factor (lat * RAD), so that every distance is the same double as before.
-    cosLat = Math.cos(lat * (Math.PI / 180))
-    grid.near(lat, lon, visit)
-  }
-  const passes: Array<readonly [number, number]> = []
-  for (const [id, t] of bestT) passes.push([id, road.s[t]! / road.length])
+  const ids: Array<number> = []
+  const pointOf: Array<number> = []
+  const lats: Array<number> = []
+  const lons: Array<number> = []
+  grid.passesOf(road.lat, road.lon, ids, pointOf, lats, lons)
+  const passes: Array<readonly [number, number, number, number]> = []
+  for (let j = 0; j < ids.length; j++) passes.push([ids[j]!, road.s[pointOf[j]!]! / road.length, lats[j]!, lons[j]!])
   return passes
 }
 
@@ -118,18 +104,15 @@ export const roadStopsOf = (
     if (leg.path === undefined) return
     const a = trip.waypoints[k]!
     const b = trip.waypoints[k + 1]!
-    const key = `${a.lat},${a.lon},${b.lat},${b.lon},${leg.path}`
-    let passes = cache?.get(key)
+    let passes = cache?.get(leg.path, a.lat, a.lon, b.lat, b.lon)
     if (passes === undefined) {
       passes = legPasses(leg.path, a.lat, a.lon, b.lat, b.lon, grid, legPoints?.[k])
-      cache?.set(key, passes)
+      cache?.set(leg.path, a.lat, a.lon, b.lat, b.lon, passes)
     }
     const onLeg = passes.filter(([mp]) => !own.has(mp) && !seen.has(mp)).sort((x, y) => x[1] - y[1] || x[0] - y[0])
-    for (const [mp, fraction] of onLeg) {
+    for (const [mp, fraction, lat, lon] of onLeg) {
       seen.add(mp)
       const offsetMin = a.offset_min + Math.round((b.offset_min - a.offset_min) * fraction)
-      const lat = grid.latOf(mp)
-      const lon = grid.lonOf(mp)
       stops.push({ mp, leg: k, fraction, lat, lon, offsetMin, zoneOffsetMin: zoneOffsetAt(lat, lon, departureMs + offsetMin * 60_000) })
     }
   })
