@@ -290,7 +290,8 @@ async function meetingPointFreshness(base, key) {
     const file = join(benchDir, "freshness-mp.ndjson")
     const search = async () => {
       const r = await fetch(`${base}/api/v2/trips?locale=fr_FR&cur=EUR&fc=${lat}%7C${lon}&radius_from=1&limit=100`, { headers: { key } })
-      return (await r.text()).split(`_m${id}_`).length - 1
+      // Trips picked up there, by their permanent id (which their links repeat).
+      return (await r.text()).match(new RegExp(`"permanent_id":"[^"]*_m${id}_`, "g"))?.length ?? 0
     }
     const importLine = (status) =>
       new Promise((resolvePromise, reject) => {
