@@ -57,11 +57,12 @@ class MeetingPointDistances {
  *
  * Only the stops the grid found near each place can be within its radius: `spanF` and `spanT`
  * (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops along the road
- * from 1, 255 for any past 254, 0 for none, `ALL_STOPS` where the scan reported one per trip) bound them; the waypoints are measured all (they are
- * few), the stops outside both spans never. A side's stops along the road are measured when the
- * other side has a waypoint within its radius (one end along the road), and only then those of
- * both (two). One place only, the stops of its span are measured. Distances to meeting points
- * are measured once per search. The scratch is this object's, grown to the largest trip seen.
+ * from 1, 255 for any past 254, 0 for none; `ALL_STOPS` where the scan reported one per trip)
+ * bound them; the waypoints are measured all (they are few), the stops outside both spans never.
+ * A side's stops along the road are measured when the other side has a waypoint within its radius
+ * (one end along the road), and only then those of both (two). One place only, the stops of its
+ * span are measured. Distances to meeting points are measured once per search. The scratch is
+ * this object's, grown to the largest trip seen.
  */
 export class RoadSegments {
   // Per waypoint, its distances; per stop along the road, its (by place among the trip's).
@@ -108,7 +109,7 @@ export class RoadSegments {
     const stops = wAlong[w0 + last]! - a0
     this.room(stops)
     if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT)
-    // One place: the stops of its span, or all where the scan reported one per trip (span 0).
+    // One place: the stops of its span (none: 0), or all where the scan reported one per trip.
     const span = from !== undefined ? spanF : spanT
     if (span === 0) return -1
     const lo = span === ALL_STOPS ? 0 : (span & 255) - 1
