@@ -23,10 +23,11 @@ export interface TripIndexOptions {
 /**
  * Every active trip, searchable by place (docs/API.md: Searching, Facets, Prices). The rules live
  * beside it, one file each, in `tripIndex/`: the trips' columns (`TripColumns`), the grid that
- * finds the waypoints near a place (`GeoGrid`), the segment a trip matches by (`bestSegment`), its
- * price (`SegmentPricer`), the filters and facets (`facets`), the order, paging and top trips
- * (`ranking`), and the renumbering that keeps neighbours together in memory (`renumber`); the
- * search loop that applies them is `TripSearcher`. Updates replace a trip's slot: the old slot is
+ * finds the waypoints near a place (`GeoGrid`) and the one that finds the stops along the road
+ * by their meeting points (`AlongGrid`), the segment a trip matches by (`bestSegment`,
+ * `roadSegment` along the road), its price (`SegmentPricer`), the filters and facets (`facets`),
+ * the order, paging and top trips (`ranking`), and the renumbering that keeps neighbours together
+ * in memory (`renumber`); the search loop that applies them is `TripSearcher`. Updates replace a trip's slot: the old slot is
  * marked dead and skipped, and the arrays are compacted once dead slots pile up.
  *
  * This is the index's one writer. Its arrays live in shared memory, and other threads search them
