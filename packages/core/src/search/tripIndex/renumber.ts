@@ -128,6 +128,7 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   let alongs = 0
   for (let s = 0; s < n; s++) {
     const old = order[s]!
+    // `wpStart` and `wAlong` are still the old order's, `wpCount` already the new one's.
     const v0 = t.wpStart[old]!
     const count = t.wpCount[s]!
     const from = t.wAlong[v0]!
