@@ -159,43 +159,64 @@ export async function* readLineBatches(source: FeedSource, maxLines: number): As
   yield* byteChunks(stream as AsyncIterable<string | Uint8Array>, batchesOf)
 }
 
+/** Whole lines: `b[0, end)`, which ends just after a `\n` or at the source's end, at offset `at` in the source. */
+type WholeLines = readonly [b: Buffer, end: number, at: number]
+
 /**
- * Splits a byte source at its last `\n` of each chunk, the rest carried into the next, a UTF-8
- * byte-order mark at the very start skipped: `emit(b, end, at)` gets whole lines (`b[0, end)`,
- * which ends just after a `\n` or at the source's end) and their offset in the source.
+ * Cuts a byte source's chunks at the last `\n` of each, the rest carried into the next, a UTF-8
+ * byte-order mark at the very start skipped: `push` answers the whole lines the chunk completes
+ * (none yet: undefined), `finish` the last line at the source's end.
  */
-async function* byteChunks<T>(stream: AsyncIterable<string | Uint8Array>, emit: (b: Buffer, end: number, at: number) => Iterable<T>): AsyncGenerator<T> {
-  let pending: Buffer = Buffer.alloc(0)
+class LineCutter {
+  private pending: Buffer = Buffer.alloc(0)
   /** Offset in the source of `pending[0]`. */
-  let pendingAt = 0
-  let first = true
-  for await (const item of stream) {
-    let bytes = typeof item === "string" ? Buffer.from(item, "utf8") : Buffer.isBuffer(item) ? item : Buffer.from(item.buffer, item.byteOffset, item.byteLength)
-    if (pending.length > 0) bytes = Buffer.concat([pending, bytes])
-    if (first) {
+  private pendingAt = 0
+  /** Nothing read yet: a byte-order mark may come. */
+  first = true
+
+  push(chunk: Buffer): WholeLines | undefined {
+    let bytes = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk
+    if (this.first) {
       if (bytes.length < BOM.length && BOM.slice(0, bytes.length).every((x, k) => bytes[k] === x)) {
-        pending = bytes // too short to tell yet
-        continue
+        this.pending = bytes // too short to tell yet
+        return undefined
       }
-      first = false
+      this.first = false
       if (BOM.every((x, k) => bytes[k] === x)) {
         bytes = bytes.subarray(BOM.length)
-        pendingAt = BOM.length
+        this.pendingAt = BOM.length
       }
     }
     const lastNl = bytes.lastIndexOf(10)
     if (lastNl === -1) {
-      pending = bytes
-      continue
+      this.pending = bytes
+      return undefined
     }
-    yield* emit(bytes, lastNl + 1, pendingAt)
-    pending = bytes.subarray(lastNl + 1)
-    pendingAt += lastNl + 1
+    const at = this.pendingAt
+    this.pending = bytes.subarray(lastNl + 1)
+    this.pendingAt += lastNl + 1
+    return [bytes, lastNl + 1, at]
   }
-  if (pending.length > 0) {
-    if (first && pending.length === BOM.length && BOM.every((x, k) => pending[k] === x)) return
-    yield* emit(pending, pending.length, pendingAt)
+
+  finish(): WholeLines | undefined {
+    const { pending } = this
+    if (pending.length === 0) return undefined
+    if (this.first && pending.length === BOM.length && BOM.every((x, k) => pending[k] === x)) return undefined
+    return [pending, pending.length, this.pendingAt]
   }
+}
+
+const asBuffer = (item: Uint8Array): Buffer => (Buffer.isBuffer(item) ? item : Buffer.from(item.buffer, item.byteOffset, item.byteLength))
+
+/** The whole lines of a byte source's chunks (`LineCutter`), through `emit(b, end, at)`. */
+async function* byteChunks<T>(stream: AsyncIterable<string | Uint8Array>, emit: (b: Buffer, end: number, at: number) => Iterable<T>): AsyncGenerator<T> {
+  const cutter = new LineCutter()
+  for await (const item of stream) {
+    const lines = cutter.push(typeof item === "string" ? Buffer.from(item, "utf8") : asBuffer(item))
+    if (lines !== undefined) yield* emit(...lines)
+  }
+  const last = cutter.finish()
+  if (last !== undefined) yield* emit(...last)
 }
 
 /**
@@ -215,44 +236,24 @@ export async function* readLines(source: FeedSource): AsyncGenerator<NumberedLin
     })
     return
   }
-  let first = true
-  let pending: Buffer = Buffer.alloc(0)
-  let pendingAt = 0
+  // Chunks of a plain iterable: strings are lines already, bytes are cut as a stream's.
+  const cutter = new LineCutter()
   for await (const item of stream as AsyncIterable<string | Uint8Array>) {
     if (typeof item === "string") {
       const lines = item.split("\n")
-      if (first && lines[0]!.startsWith("\uFEFF")) lines[0] = lines[0]!.slice(1)
-      first = false
+      if (cutter.first && lines[0]!.startsWith("\uFEFF")) lines[0] = lines[0]!.slice(1)
+      cutter.first = false
       for (const line of lines) yield { n: ++n, text: stripCr(line) }
       continue
     }
-    let bytes = Buffer.isBuffer(item) ? item : Buffer.from(item.buffer, item.byteOffset, item.byteLength)
-    if (pending.length > 0) bytes = Buffer.concat([pending, bytes])
-    if (first) {
-      if (bytes.length < BOM.length && BOM.slice(0, bytes.length).every((x, k) => bytes[k] === x)) {
-        pending = bytes // too short to tell yet
-        continue
-      }
-      first = false
-      if (BOM.every((x, k) => bytes[k] === x)) {
-        bytes = bytes.subarray(BOM.length)
-        pendingAt = BOM.length
-      }
-    }
-    const lastNl = bytes.lastIndexOf(10)
-    if (lastNl === -1) {
-      pending = bytes
-      continue
-    }
-    for (const line of linesIn(bytes, lastNl + 1, n, pendingAt)) {
+    const whole = cutter.push(asBuffer(item))
+    if (whole === undefined) continue
+    const [b, end, at] = whole
+    for (const line of linesIn(b, end, n, at)) {
       n++
       yield line
     }
-    pending = bytes.subarray(lastNl + 1)
-    pendingAt += lastNl + 1
   }
-  if (pending.length > 0) {
-    if (first && pending.length === BOM.length && BOM.every((x, k) => pending[k] === x)) return
-    yield* linesIn(pending, pending.length, n, pendingAt)
-  }
+  const last = cutter.finish()
+  if (last !== undefined) yield* linesIn(last[0], last[1], n, last[2])
 }

@@ -60,6 +60,8 @@ describe("readLineBatches", () => {
       fc.asyncProperty(feed, fc.integer({ min: 1, max: 7 }), async (chunks, maxLines) => {
         const expected = await collect(readLines(Readable.from(chunks)))
         expect(await batched(() => Readable.from(chunks), maxLines)).toStrictEqual(expected)
+        // The same chunks as a plain iterable of bytes, which readLines cuts with the same code.
+        expect(await collect(readLines(chunks))).toStrictEqual(expected)
       }),
       { numRuns: 500 }
     )
