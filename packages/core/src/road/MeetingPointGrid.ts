@@ -12,8 +12,19 @@ export const PASS_DEG = ((PASS_KM / EARTH_RADIUS_KM) * 180) / Math.PI * 1.01
 // keys stay below 2^30, small integers that cost V8 no boxing to compute, hash or compare.
 const keyOf = (latCell: number, lonCell: number): number => (latCell + 5_000) * 20_000 + (lonCell + 10_000)
 const LON_CELL_MIN = Math.floor(-180 / CELL)
-const LON_CELL_MAX = Math.floor(180 / CELL)
 const LON_CELLS = Math.round(360 / CELL)
+/**
+ * A column of cells by longitude, from LON_CELL_MIN for -180: the column of 180 is that of -180 (one
+ * place), and a column past either end is the one across the antimeridian.
+ */
+const wrapColumn = (b: number): number => (b >= LON_CELL_MIN + LON_CELLS ? b - LON_CELLS : b < LON_CELL_MIN ? b + LON_CELLS : b)
+/** The columns within `dLon` of `lon`, before wrapping: every column once when they go round. */
+const columnsNear = (lon: number, dLon: number, wide: boolean): [number, number] => {
+  const lon0 = Math.floor((lon - dLon) / CELL)
+  const lon1 = Math.floor((lon + dLon) / CELL)
+  return wide || lon1 - lon0 + 1 >= LON_CELLS ? [LON_CELL_MIN, LON_CELL_MIN + LON_CELLS - 1] : [lon0, lon1]
+}
+const cellKeyOf = (lat: number, lon: number): number => keyOf(Math.floor(lat / CELL), wrapColumn(Math.floor(lon / CELL)))
 
 /**
  * The grid as `near` reads it: an open-addressing table from cell key to a run of the flat arrays
@@ -83,7 +94,7 @@ export class MeetingPointGrid {
     this.flat = undefined
     this.lat.set(id, lat)
     this.lon.set(id, lon)
-    const key = keyOf(Math.floor(lat / CELL), Math.floor(lon / CELL))
+    const key = cellKeyOf(lat, lon)
     const cell = this.cells.get(key)
     if (cell === undefined) this.cells.set(key, [id])
     else cell.push(id)
@@ -93,7 +104,7 @@ export class MeetingPointGrid {
     const lat = this.lat.get(id)
     if (lat === undefined) return
     this.flat = undefined
-    const key = keyOf(Math.floor(lat / CELL), Math.floor(this.lon.get(id)! / CELL))
+    const key = cellKeyOf(lat, this.lon.get(id)!)
     const cell = this.cells.get(key)!
     cell.splice(cell.indexOf(id), 1)
     if (cell.length === 0) this.cells.delete(key)
@@ -185,13 +196,12 @@ export class MeetingPointGrid {
       let cosLat = NaN
       const lat0 = Math.floor((pLat - PASS_DEG) / CELL)
       const lat1 = Math.floor((pLat + PASS_DEG) / CELL)
-      const lon0 = wide ? LON_CELL_MIN : Math.floor((pLon - dLon) / CELL)
-      const lon1 = wide ? LON_CELL_MAX : Math.floor((pLon + dLon) / CELL)
+      const [lon0, lon1] = columnsNear(pLon, dLon, wide)
       for (let a = lat0; a <= lat1; a++) {
         const row = a - rowMin
         if (row < 0 || row >= rows) continue
         for (let b = lon0; b <= lon1; b++) {
-          const lonCell = b < LON_CELL_MIN ? b + LON_CELLS : b > LON_CELL_MAX ? b - LON_CELLS : b
+          const lonCell = wrapColumn(b)
           const column = lonCell - columnMin
           if (column < 0 || column >= columns) continue
           const bit = row * rowBits + column
@@ -249,13 +259,11 @@ export class MeetingPointGrid {
     const lat0 = Math.floor((lat - PASS_DEG) / CELL)
     const lat1 = Math.floor((lat + PASS_DEG) / CELL)
     const wide = dLon >= 180
-    const lon0 = wide ? LON_CELL_MIN : Math.floor((lon - dLon) / CELL)
-    const lon1 = wide ? LON_CELL_MAX : Math.floor((lon + dLon) / CELL)
+    const [lon0, lon1] = columnsNear(lon, dLon, wide)
     const { keys, mask, shift } = f
     for (let a = lat0; a <= lat1; a++) {
       for (let b = lon0; b <= lon1; b++) {
-        // Across the antimeridian, the cells on the other side.
-        const key = keyOf(a, b < LON_CELL_MIN ? b + LON_CELLS : b > LON_CELL_MAX ? b - LON_CELLS : b)
+        const key = keyOf(a, wrapColumn(b))
         let h = Math.imul(key, 0x9e3779b1) >>> shift
         let k = keys[h]!
         while (k !== key && k !== -1) {
