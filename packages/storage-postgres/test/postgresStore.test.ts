@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { feedLines, meetingPointLines } from "@tripsearch/dataset"
 import { freshDatabase, toLine, tripInput, variedTrips } from "@tripsearch/store-tests"
 import { importFeed as importIntoSqlite, importMeetingPoints as importSqliteMeetingPoints, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { readRoadStops } from "@tripsearch/store-common"
@@ -211,6 +212,54 @@ describe("stops along the road", () => {
       sqlite.close()
     }
     expect(await importMeetingPoints(sql, [points])).toMatchObject({ ok: true, unchanged: 3, trips: 0 })
+  })
+
+  it("a meeting point feed read and written in batches changes the very rows, numbers and counts the SQLite store's does", async () => {
+    // The generator's world: its meeting points lie along the roads its trips take.
+    // A quarter of them, for time: still some 850 moved.
+    const all = [...meetingPointLines()]
+      .filter((_, i) => i % 4 === 0)
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { id: number; lat: number; lon: number })
+    const trips = [...feedLines({ trips: 1_000, seed: "mp-batches", nowMs: Date.UTC(2030, 6, 1) })]
+    // Second feed: a tenth each moved, removed, renamed, left out (kept as stored), and added
+    // (not in the first feed); the others the same.
+    const first = all.filter((_, i) => i % 10 !== 4).map((mp) => JSON.stringify(mp))
+    const second = all.flatMap((mp, i) => {
+      const k = i % 10
+      if (k === 0) return [JSON.stringify({ ...mp, lat: Math.round((mp.lat + 0.004) * 1e5) / 1e5, lon: Math.round((mp.lon - 0.003) * 1e5) / 1e5 })]
+      if (k === 1) return [JSON.stringify({ ...mp, status: "removed" })]
+      if (k === 2) return [JSON.stringify({ ...mp, name: `${String(mp["name"])} (new)` })]
+      return k === 3 ? [] : [JSON.stringify(mp)]
+    })
+    const batch = 97 // many batches of points and of trips, the last ones partly filled
+    const sql = pool()
+    await migrate(sql)
+    const sqlite = openDatabase(":memory:")
+    try {
+      const bothImport = async (points: ReadonlyArray<string>) => {
+        const expected = await importSqliteMeetingPoints(sqlite, [points.join("\n")])
+        expect(await importMeetingPoints(sql, [points.join("\n")], batch)).toEqual(expected)
+        return expected
+      }
+      expect(await bothImport(first)).toMatchObject({ ok: true, unchanged: 0, trips: 0 })
+      expect(await importFeed(sql, trips)).toMatchObject({ ok: true, imported: 1_000 })
+      expect(await importIntoSqlite(sqlite, trips, { decodeThreads: 0 })).toMatchObject({ ok: true, imported: 1_000 })
+      const moved = await bothImport(second)
+      // Every road looked at again (far more than 64 places), and many trips renumbered across batches.
+      const kept = new Set(first)
+      expect(moved).toMatchObject({ ok: true, imported: second.length, unchanged: second.filter((line) => kept.has(line)).length })
+      expect(moved.ok && moved.trips).toBeGreaterThan(3 * batch)
+      const buffer = (row: Record<string, unknown>, column: string) => ({ ...row, [column]: row[column] === null ? null : Buffer.from(row[column] as Uint8Array) })
+      const tripRows = "SELECT id, seq, road_stops FROM trips ORDER BY id"
+      expect([...(await sql.unsafe(tripRows))]).toEqual((sqlite.prepare(tripRows).all() as Array<Record<string, unknown>>).map((r) => buffer(r, "road_stops")))
+      const pointRows = "SELECT id, status, lat, lon, mp_json, version FROM meeting_points ORDER BY id"
+      expect([...(await sql.unsafe(pointRows))]).toEqual(sqlite.prepare(pointRows).all())
+      const metaRow = "SELECT value FROM meta WHERE key = 'meeting_points_version'"
+      expect(await sql.unsafe(metaRow)).toEqual([sqlite.prepare(metaRow).get()])
+      expect(await sql`SELECT seq FROM change_seq`).toEqual([{ seq: moved.ok ? moved.seq : -1 }])
+    } finally {
+      sqlite.close()
+    }
   })
 
   it("stored as JSON by the schema before, are the same stops after the migration", async () => {
