@@ -1,4 +1,4 @@
-import { CELLS, cellOf, chordBounds, type FlatBox, forEachCell, RAD, sharedF32, writeUnit } from "./GeoGrid.js"
+import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, RAD, sharedF32, writeUnit } from "./GeoGrid.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
 /** What the scan adds to a stop along the road's place: `NearHits`' ALONG_HIT. */
@@ -113,18 +113,17 @@ export class AlongGrid implements AlongImage {
   build(t: TripColumns, room: number): void {
     const mps = t.mps
     const capacity = t.mpId.length
-    const mpStart = sharedI32(CELLS + 1)
+    const mpStart = sharedI32(CELLS + 2)
     const keys = new Int32Array(mps)
     const xyz = sharedF32(3 * capacity)
     for (let m = 0; m < mps; m++) {
       keys[m] = cellOf(t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
-      mpStart[keys[m]! + 1]!++
+      mpStart[keys[m]! + 2]!++
       writeUnit(xyz, m, t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
     }
-    for (let c = 0; c < CELLS; c++) mpStart[c + 1]! += mpStart[c]!
+    cellRuns(mpStart)
     const mpOrder = sharedI32(mps)
-    const fillCell = mpStart.slice(0, CELLS)
-    for (let m = 0; m < mps; m++) mpOrder[fillCell[keys[m]!]!++] = m
+    for (let m = 0; m < mps; m++) mpOrder[mpStart[keys[m]! + 1]!++] = m
     const start = sharedI32(mps + 1)
     for (let s = 0; s < t.slots; s++) {
       if (t.alive[s] === 0) continue
