@@ -27,7 +27,7 @@ const columnsNear = (lon: number, dLon: number, wide: boolean): [number, number]
 const cellKeyOf = (lat: number, lon: number): number => keyOf(Math.floor(lat / CELL), wrapColumn(Math.floor(lon / CELL)))
 
 /**
- * The grid as `near` reads it: an open-addressing table from cell key to a run of the flat arrays
+ * The grid as `passesOf` reads it: an open-addressing table from cell key to a run of the flat arrays
  * of meeting points, cell by cell. A road asks for every one of its points, a few cells each and
  * mostly empty ones, so the lookup must cost next to nothing (a Map costs more than the rest).
  */
@@ -57,14 +57,14 @@ interface Flat {
 }
 
 /**
- * The active meeting points by place, to find those a road may pass: a grid of 0.02° cells, asked
- * for every point of a road. It answers a superset; the caller applies the exact distance.
+ * The active meeting points by place, to find those a road passes: a grid of 0.02° cells, asked
+ * for every point of a road.
  */
 export class MeetingPointGrid {
   private readonly cells = new Map<number, Array<number>>()
   private readonly lat = new Map<number, number>()
   private readonly lon = new Map<number, number>()
-  /** Built on the first `near` after a change. */
+  /** Built on the first `passesOf` after a change. */
   private flat: Flat | undefined
   /** `passesOf`'s per flat index: 1 + where the point is in the road's list, 0 when not found yet. */
   private foundAt = new Int32Array(0)
@@ -160,11 +160,10 @@ export class MeetingPointGrid {
 
   /**
    * The meeting points within `PASS_KM` of a road (its points `lat[t], lon[t]` in order), each
-   * with the first of its nearest points: `near`'s candidates for every point, each measured with
-   * `haversineKmFrom` from the road point. Appends to `ids`, `pointOf`, `latOf` and `lonOf` (the
-   * meeting point's coordinates), in the order the meeting points are first found. `near` with a
-   * visitor did the same at about twice the cost: a call and two Map lookups a candidate.
-   * Candidates may be more than `near`'s (see below): only the distance decides.
+   * with the first of its nearest points: the meeting points of the cells within reach of each
+   * point (a superset), each measured with `haversineKmFrom` from the road point. Appends to `ids`,
+   * `pointOf`, `latOf` and `lonOf` (the meeting point's coordinates), in the order the meeting
+   * points are first found.
    */
   passesOf(
     lat: Float64Array,
@@ -181,9 +180,9 @@ export class MeetingPointGrid {
     const found: Array<number> = []
     const bestD: Array<number> = []
     const first = ids.length
-    // `near`'s reach in longitude at the road's point farthest from the equator, for every point:
-    // wider than each point's own (a superset of its cells and candidates, which the exact
-    // distance then sorts out as before), for one cosine a road instead of one a point.
+    // The reach in longitude at the road's point farthest from the equator, for every point:
+    // wider than each point's own (more cells and candidates, which the exact distance sorts
+    // out), for one cosine a road instead of one a point.
     let maxAbsLat = 0
     for (let t = 0; t < lat.length; t++) maxAbsLat = Math.max(maxAbsLat, Math.abs(lat[t]!))
     const cos = Math.cos(((maxAbsLat + PASS_DEG) * Math.PI) / 180)
@@ -245,45 +244,5 @@ export class MeetingPointGrid {
       }
     }
     for (const i of found) foundAt[i] = 0
-  }
-
-  /**
-   * Calls `visit` with every meeting point that may lie within `PASS_KM` of the point (and some
-   * farther), with its coordinates.
-   */
-  near(lat: number, lon: number, visit: (id: number, lat: number, lon: number) => void): void {
-    if (this.lat.size === 0) return
-    const f = this.flat ?? this.build()
-    const cos = Math.cos(((Math.abs(lat) + PASS_DEG) * Math.PI) / 180)
-    const dLon = cos > 0.01 ? PASS_DEG / cos : 360
-    const lat0 = Math.floor((lat - PASS_DEG) / CELL)
-    const lat1 = Math.floor((lat + PASS_DEG) / CELL)
-    const wide = dLon >= 180
-    const [lon0, lon1] = columnsNear(lon, dLon, wide)
-    const { keys, mask, shift } = f
-    for (let a = lat0; a <= lat1; a++) {
-      for (let b = lon0; b <= lon1; b++) {
-        const key = keyOf(a, wrapColumn(b))
-        let h = Math.imul(key, 0x9e3779b1) >>> shift
-        let k = keys[h]!
-        while (k !== key && k !== -1) {
-          h = (h + 1) & mask
-          k = keys[h]!
-        }
-        if (k === -1) continue
-        for (let i = f.start[h]!, end = f.end[h]!; i < end; i++) {
-          const pLat = f.lat[i]!
-          const pLon = f.lon[i]!
-          // Cells are wider than the distance: many of their points are out of reach by latitude
-          // or longitude alone (the bounds the cells are chosen by), cheaper than the distance.
-          if (Math.abs(pLat - lat) > PASS_DEG) continue
-          if (!wide) {
-            const dl = Math.abs(pLon - lon)
-            if ((dl > 180 ? 360 - dl : dl) > dLon) continue
-          }
-          visit(f.ids[i]!, pLat, pLon)
-        }
-      }
-    }
   }
 }
