@@ -12,12 +12,12 @@ import { feedLines } from "@tripsearch/dataset"
 import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { createServer } from "../dist/createServer.js"
 import { DEFAULT_MAP_TILES } from "../dist/config.js"
+import { CHROMIUM, CHROMIUM_FLAGS } from "./chromium.mjs"
 import { startTileStub } from "./tileStub.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const out = resolve(here, "../../../docs/screenshots")
-const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+const ARGS = ["--headless", ...CHROMIUM_FLAGS]
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } }
 
 const dir = mkdtempSync(join(tmpdir(), "tripsearch-screenshots-"))

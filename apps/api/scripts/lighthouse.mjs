@@ -15,6 +15,7 @@ import { feedLines } from "@tripsearch/dataset"
 import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
 import { createServer } from "../dist/createServer.js"
 import { DEFAULT_MAP_TILES } from "../dist/config.js"
+import { CHROMIUM_FLAGS } from "./chromium.mjs"
 import { startTileStub } from "./tileStub.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -70,7 +71,7 @@ const audit = (url) =>
         cli,
         url,
         `--chrome-path=${CHROMIUM}`,
-        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run",
+        `--chrome-flags=${["--headless=new", ...CHROMIUM_FLAGS].join(" ")}`,
         "--only-categories=performance,accessibility,best-practices,seo",
         "--output=json",
         "--output-path=stdout",

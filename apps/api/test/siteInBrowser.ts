@@ -1,9 +1,8 @@
 import { type Browser, chromium } from "playwright-core"
 import { freePort } from "@tripsearch/store-tests/free-port"
+import { CHROMIUM, CHROMIUM_FLAGS } from "../scripts/chromium.mjs"
 import { type ApiServer, createServer } from "../src/createServer.js"
 
-const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? "/usr/bin/chromium"
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 /** The map tiles' address: nothing listens there, so the map draws its road and labels without tiles unless a test answers them through the browser's routes. */
 export const TILES = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
 
@@ -29,7 +28,7 @@ export const startSiteAndBrowser = async (dbPath: string): Promise<{ readonly ap
       },
       logger: { info: () => {}, error: () => {} }
     }),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    chromium.launch({ executablePath: CHROMIUM, args: ["--headless", ...CHROMIUM_FLAGS] })
   ])
   await api.listen(port, "127.0.0.1")
   return { api, browser, base }
