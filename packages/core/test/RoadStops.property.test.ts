@@ -321,4 +321,75 @@ describe("stops along the road: the index against the reference", () => {
     // Without the meeting point, the trip is not found from Mâcon.
     expect(TripIndex.from(withStops(w, [])).search(req).total).toBe(0)
   })
+
+  it("takes a passenger from a driver's start to a stop on the way out, when the driver comes back through the start later", () => {
+    // Paris -> Lyon -> back to Paris -> Orléans: two of its waypoints are near Paris, the later one
+    // after every stop at Mâcon (on the way out and on the way back) in road order; the segment is
+    // from the first.
+    const paris: [number, number] = [48.8566, 2.3522]
+    const lyon: [number, number] = [45.764, 4.8357]
+    const paris2: [number, number] = [48.86, 2.36]
+    const orleans: [number, number] = [47.9029, 1.9093]
+    const straight = Array.from({ length: 9 }, () => 0)
+    const trip = {
+      id: "paris-lyon-paris-orleans",
+      departure_time: "2026-11-23T08:00:00Z",
+      detour: "FIFTEEN_MINUTES",
+      waypoints: [
+        { city: "Paris", lat: paris[0], lon: paris[1], country: "FR", offset_min: 0 },
+        { city: "Lyon", lat: lyon[0], lon: lyon[1], country: "FR", offset_min: 300 },
+        { city: "Paris", lat: paris2[0], lon: paris2[1], country: "FR", offset_min: 660 },
+        { city: "Orléans", lat: orleans[0], lon: orleans[1], country: "FR", offset_min: 780 }
+      ],
+      legs: [
+        { price: 40, distance_km: 465, duration_s: 18000, path: roadBetween(paris, lyon, straight, false) },
+        { price: 40, distance_km: 465, duration_s: 18000, path: roadBetween(lyon, paris2, straight, false) },
+        { price: 15, distance_km: 130, duration_s: 5000, path: roadBetween(paris2, orleans, straight, false) }
+      ]
+    } as unknown as FeedTrip
+    const [lat, lon] = polyline.decode(trip.legs[0]!.path!, 5)[8]!
+    const macon: StoredMeetingPoint = { id: 7, status: "active", name: "Gare", full_name: "Gare, Mâcon", city: "Mâcon", lat: lat + 0.003, lon, country: "FR", tags: [] }
+    const record: IndexRecord = {
+      id: trip.id,
+      departureMs: Date.parse(trip.departure_time),
+      lat: [paris[0], lyon[0], paris2[0], orleans[0]],
+      lon: [paris[1], lyon[1], paris2[1], orleans[1]],
+      offsetMin: [0, 300, 660, 780],
+      zoneOffsetMin: [60, 60, 60, 60],
+      legPriceMinor: [4000, 4000, 1500],
+      legDistanceM: [465000, 465000, 130000],
+      legDurationS: [18000, 18000, 5000],
+      currency: "EUR",
+      seats: 3,
+      seatsLeft: 2,
+      autoBooking: true,
+      bookingType: "online",
+      short: false,
+      hasPhoto: false,
+      experience: 1,
+      comfortStars: 2
+    }
+    const w: World = { records: [record], trips: new Map([[trip.id, trip]]), meetingPoints: [macon] }
+    const index = TripIndex.from(withStops(w, [macon]))
+    const req: MatchRequest = {
+      from: { lat: paris[0], lon: paris[1], radiusKm: 10 },
+      to: { lat: macon.lat, lon: macon.lon, radiusKm: 10 },
+      nowMs: Date.parse("2026-11-22T00:00:00Z"),
+      photoOnly: false,
+      autoOnly: false,
+      includeShort: true,
+      currency: "EUR",
+      priceMode: "net",
+      rates: { EUR: 1 } as MatchRequest["rates"],
+      sort: "trip_date",
+      order: "asc",
+      offset: 0,
+      limit: 10,
+      withTopTrips: true
+    }
+    const result = index.search(req)
+    expect(result).toEqual(reference(w, [macon], req))
+    expect(result.total).toBe(1)
+    expect(result.page[0]).toMatchObject({ i: 0, j: 0, toStop: { mp: 7 } })
+  })
 })

@@ -127,7 +127,17 @@ export class TripSearcher {
         // The chord test let through a waypoint just outside the radius, and nothing else matched;
         // or the trip's stops along the road may.
         if ((flags & FLAG_ROAD) === 0) continue
-        const road = this.roads.segment(t, w0, last, fromBox, toBox, wideF ? ALL_STOPS : near.spanOf(slot, 1), wideT ? ALL_STOPS : near.spanOf(slot, 2))
+        const road = this.roads.segment(
+          t,
+          w0,
+          last,
+          fromBox,
+          toBox,
+          wideF ? ALL_STOPS : near.spanOf(slot, 1),
+          wideT ? ALL_STOPS : near.spanOf(slot, 2),
+          fromBox !== undefined ? near.wordOf(slot, 1) : 0,
+          toBox !== undefined ? near.wordOf(slot, 2) : 0
+        )
         if (road < 0) continue
         bi = Math.floor(road / SEGMENT)
         bj = road % SEGMENT

@@ -1,6 +1,7 @@
 import { haversineKm } from "../../geo/haversine.js"
 import { distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
+import { NEAR, OVERFLOW, POSITIONS } from "./nearWord.js"
 import type { TripColumns } from "./TripColumns.js"
 
 /**
@@ -55,10 +56,11 @@ class MeetingPointDistances {
  * smallest (distance, road order) key, to the last waypoint or from the first. The waypoints' own
  * rule (`NearHits.segmentOf`) has settled the segments without an end along the road.
  *
- * Only the stops the grid found near each place can be within its radius: `spanF` and `spanT`
- * (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops along the road
- * from 1, 255 for any past 254, 0 for none; `ALL_STOPS` where the scan reported one per trip)
- * bound them; the waypoints are measured all (they are few), the stops outside both spans never.
+ * Only the stops and waypoints the grid found near each place can be within its radius: `spanF`
+ * and `spanT` (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops
+ * along the road from 1, 255 for any past 254, 0 for none; `ALL_STOPS` where the scan reported one
+ * per trip) bound the stops, and a pair's near words `wordF`, `wordT` (`NearHits.wordOf`) the
+ * waypoints; the others are never measured.
  * A side's stops along the road are measured when the other side has a waypoint within its radius
  * (one end along the road), and only then those of both (two). One place only, the stops of its
  * span are measured. Distances to meeting points are measured once per search. The scratch is
@@ -103,12 +105,22 @@ export class RoadSegments {
     this.tD = new Float64Array(n + 256)
   }
 
-  segment(t: TripColumns, w0: number, last: number, from: FlatBox | undefined, to: FlatBox | undefined, spanF: number, spanT: number): number {
+  segment(
+    t: TripColumns,
+    w0: number,
+    last: number,
+    from: FlatBox | undefined,
+    to: FlatBox | undefined,
+    spanF: number,
+    spanT: number,
+    wordF: number,
+    wordT: number
+  ): number {
     const { wAlong, aMp, aLeg, aFrac } = t
     const a0 = wAlong[w0]!
     const stops = wAlong[w0 + last]! - a0
     this.room(stops)
-    if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT)
+    if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT, wordF, wordT)
     // One place: the stops of its span (none: 0), or all where the scan reported one per trip.
     const span = from !== undefined ? spanF : spanT
     if (span === 0) return -1
@@ -138,7 +150,19 @@ export class RoadSegments {
     return at < 0 ? -1 : ALONG_END + at
   }
 
-  private pair(t: TripColumns, w0: number, last: number, a0: number, stops: number, from: FlatBox, to: FlatBox, spanF: number, spanT: number): number {
+  private pair(
+    t: TripColumns,
+    w0: number,
+    last: number,
+    a0: number,
+    stops: number,
+    from: FlatBox,
+    to: FlatBox,
+    spanF: number,
+    spanT: number,
+    wordF: number,
+    wordT: number
+  ): number {
     const { wAlong, aMp, aLeg, aFrac, wPlace } = t
     const { wF, wT, aF, aT } = this
     // The stops along the road near each place, by their place among the trip's (from 0 here;
@@ -152,11 +176,29 @@ export class RoadSegments {
     const orderOf = (j: number): number => j + aLeg[a0 + j]! + 1
     let firstF = loF <= hiF ? orderOf(loF) : Infinity
     let lastT = loT <= hiT ? orderOf(hiT) : -1
+    // The waypoints near each place by the words (every one past a word's 15 places): the first
+    // near `from` and the last near `to` bound the road order before a distance is measured, and
+    // a trip that goes the other way even by them goes the other way.
+    const allF = (wordF & OVERFLOW) !== 0
+    const allT = (wordT & OVERFLOW) !== 0
+    const nearF = wordF & NEAR
+    const nearT = wordT & NEAR
+    if (allF || nearF !== 0) {
+      const k = allF ? 0 : 31 - Math.clz32(nearF & -nearF)
+      firstF = Math.min(firstF, k + wAlong[w0 + k]! - a0)
+    }
+    if (allT || nearT !== 0) {
+      const k = allT ? last : 31 - Math.clz32(nearT)
+      lastT = Math.max(lastT, k + wAlong[w0 + k]! - a0)
+    }
+    if (firstF >= lastT) return -1
+    firstF = loF <= hiF ? orderOf(loF) : Infinity
+    lastT = loT <= hiT ? orderOf(hiT) : -1
     let wayF = false
     let wayT = false
     for (let k = 0; k <= last; k++) {
-      const df = k < last ? distanceWithin(wPlace, from, w0 + k) : Infinity
-      const dt = k > 0 ? distanceWithin(wPlace, to, w0 + k) : Infinity
+      const df = k < last && (allF || (k < POSITIONS && ((nearF >>> k) & 1) !== 0)) ? distanceWithin(wPlace, from, w0 + k) : Infinity
+      const dt = k > 0 && (allT || (k < POSITIONS && ((nearT >>> k) & 1) !== 0)) ? distanceWithin(wPlace, to, w0 + k) : Infinity
       wF[k] = df
       wT[k] = dt
       const order = k + wAlong[w0 + k]! - a0
