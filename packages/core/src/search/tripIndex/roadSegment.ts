@@ -192,6 +192,7 @@ export class RoadSegments {
       lastT = Math.max(lastT, k + wAlong[w0 + k]! - a0)
     }
     if (firstF >= lastT) return -1
+    // Again, by the waypoints within each radius only.
     firstF = loF <= hiF ? orderOf(loF) : Infinity
     lastT = loT <= hiT ? orderOf(hiT) : -1
     let wayF = false
