@@ -188,6 +188,70 @@ const onStops = (
   }
 }
 
+/**
+ * A hand-made trip in France, a straight road of ten points per leg, and its index record as the
+ * stores make it from the trip (the legs' price in cents, distance in metres).
+ */
+const handTrip = (
+  id: string,
+  waypoints: ReadonlyArray<{ readonly city: string; readonly lat: number; readonly lon: number; readonly offset_min: number }>,
+  legs: ReadonlyArray<{ readonly price: number; readonly distance_km: number; readonly duration_s: number }>
+): { readonly trip: FeedTrip; readonly record: IndexRecord } => {
+  const straight = Array.from({ length: 9 }, () => 0)
+  const trip = {
+    id,
+    departure_time: "2026-11-23T08:00:00Z",
+    detour: "FIFTEEN_MINUTES",
+    waypoints: waypoints.map((w) => ({ ...w, country: "FR" })),
+    legs: legs.map((leg, k) => ({ ...leg, path: roadBetween([waypoints[k]!.lat, waypoints[k]!.lon], [waypoints[k + 1]!.lat, waypoints[k + 1]!.lon], straight, false) }))
+  } as unknown as FeedTrip
+  const record: IndexRecord = {
+    id,
+    departureMs: Date.parse(trip.departure_time),
+    lat: waypoints.map((w) => w.lat),
+    lon: waypoints.map((w) => w.lon),
+    offsetMin: waypoints.map((w) => w.offset_min),
+    zoneOffsetMin: waypoints.map(() => 60),
+    legPriceMinor: legs.map((leg) => leg.price * 100),
+    legDistanceM: legs.map((leg) => leg.distance_km * 1000),
+    legDurationS: legs.map((leg) => leg.duration_s),
+    currency: "EUR",
+    seats: 3,
+    seatsLeft: 2,
+    autoBooking: true,
+    bookingType: "online",
+    short: false,
+    hasPhoto: false,
+    experience: 1,
+    comfortStars: 2
+  }
+  return { trip, record }
+}
+
+/** Mâcon's station (meeting point 7), 330 m from the ninth point of the trip's first leg (Paris -> Lyon). */
+const maconBeside = (trip: FeedTrip): StoredMeetingPoint => {
+  const [lat, lon] = polyline.decode(trip.legs[0]!.path!, 5)[8]!
+  return { id: 7, status: "active", name: "Gare", full_name: "Gare, Mâcon", city: "Mâcon", lat: lat + 0.003, lon, country: "FR", tags: [] }
+}
+
+/** A pair search of 10 km radii with no filter, the day before the hand-made trips leave. */
+const searchBetween = (from: { readonly lat: number; readonly lon: number }, to: { readonly lat: number; readonly lon: number }): MatchRequest => ({
+  from: { lat: from.lat, lon: from.lon, radiusKm: 10 },
+  to: { lat: to.lat, lon: to.lon, radiusKm: 10 },
+  nowMs: Date.parse("2026-11-22T00:00:00Z"),
+  photoOnly: false,
+  autoOnly: false,
+  includeShort: true,
+  currency: "EUR",
+  priceMode: "net",
+  rates: { EUR: 1 } as MatchRequest["rates"],
+  sort: "trip_date",
+  order: "asc",
+  offset: 0,
+  limit: 10,
+  withTopTrips: true
+})
+
 describe("stops along the road: the index against the reference", () => {
   it("gives the reference's answers on generated roads and meeting points", () => {
     fc.assert(
@@ -259,57 +323,18 @@ describe("stops along the road: the index against the reference", () => {
   }, 120_000)
 
   it("matches a Mâcon passenger to a Paris -> Lyon driver passing through, with the stop's Place figures", () => {
-    const trip = {
-      id: "paris-lyon",
-      departure_time: "2026-11-23T08:00:00Z",
-      detour: "FIFTEEN_MINUTES",
-      waypoints: [
-        { city: "Paris", lat: 48.8566, lon: 2.3522, country: "FR", offset_min: 0 },
-        { city: "Lyon", lat: 45.764, lon: 4.8357, country: "FR", offset_min: 300 }
+    const { trip, record } = handTrip(
+      "paris-lyon",
+      [
+        { city: "Paris", lat: 48.8566, lon: 2.3522, offset_min: 0 },
+        { city: "Lyon", lat: 45.764, lon: 4.8357, offset_min: 300 }
       ],
-      legs: [{ price: 40, distance_km: 465, duration_s: 18000, path: roadBetween([48.8566, 2.3522], [45.764, 4.8357], [0, 0, 0, 0, 0, 0, 0, 0, 0], false) }]
-    } as unknown as FeedTrip
-    const decoded = polyline.decode(trip.legs[0]!.path!, 5)
-    const [lat, lon] = decoded[8]!
-    const macon: StoredMeetingPoint = { id: 7, status: "active", name: "Gare", full_name: "Gare, Mâcon", city: "Mâcon", lat: lat + 0.003, lon, country: "FR", tags: [] }
-    const record: IndexRecord = {
-      id: "paris-lyon",
-      departureMs: Date.parse(trip.departure_time),
-      lat: [48.8566, 45.764],
-      lon: [2.3522, 4.8357],
-      offsetMin: [0, 300],
-      zoneOffsetMin: [60, 60],
-      legPriceMinor: [4000],
-      legDistanceM: [465000],
-      legDurationS: [18000],
-      currency: "EUR",
-      seats: 3,
-      seatsLeft: 2,
-      autoBooking: true,
-      bookingType: "online",
-      short: false,
-      hasPhoto: false,
-      experience: 1,
-      comfortStars: 2
-    }
+      [{ price: 40, distance_km: 465, duration_s: 18000 }]
+    )
+    const macon = maconBeside(trip)
     const w: World = { records: [record], trips: new Map([[trip.id, trip]]), meetingPoints: [macon] }
     const index = TripIndex.from(withStops(w, [macon]))
-    const req: MatchRequest = {
-      from: { lat: macon.lat, lon: macon.lon, radiusKm: 10 },
-      to: { lat: 45.764, lon: 4.8357, radiusKm: 10 },
-      nowMs: Date.parse("2026-11-22T00:00:00Z"),
-      photoOnly: false,
-      autoOnly: false,
-      includeShort: true,
-      currency: "EUR",
-      priceMode: "net",
-      rates: { EUR: 1 } as MatchRequest["rates"],
-      sort: "trip_date",
-      order: "asc",
-      offset: 0,
-      limit: 10,
-      withTopTrips: true
-    }
+    const req = searchBetween(macon, { lat: 45.764, lon: 4.8357 })
     const result = index.search(req)
     expect(result).toEqual(reference(w, [macon], req))
     expect(result.total).toBe(1)
@@ -326,67 +351,25 @@ describe("stops along the road: the index against the reference", () => {
     // Paris -> Lyon -> back to Paris -> Orléans: two of its waypoints are near Paris, the later one
     // after every stop at Mâcon (on the way out and on the way back) in road order; the segment is
     // from the first.
-    const paris: [number, number] = [48.8566, 2.3522]
-    const lyon: [number, number] = [45.764, 4.8357]
-    const paris2: [number, number] = [48.86, 2.36]
-    const orleans: [number, number] = [47.9029, 1.9093]
-    const straight = Array.from({ length: 9 }, () => 0)
-    const trip = {
-      id: "paris-lyon-paris-orleans",
-      departure_time: "2026-11-23T08:00:00Z",
-      detour: "FIFTEEN_MINUTES",
-      waypoints: [
-        { city: "Paris", lat: paris[0], lon: paris[1], country: "FR", offset_min: 0 },
-        { city: "Lyon", lat: lyon[0], lon: lyon[1], country: "FR", offset_min: 300 },
-        { city: "Paris", lat: paris2[0], lon: paris2[1], country: "FR", offset_min: 660 },
-        { city: "Orléans", lat: orleans[0], lon: orleans[1], country: "FR", offset_min: 780 }
+    const paris = { city: "Paris", lat: 48.8566, lon: 2.3522 }
+    const { trip, record } = handTrip(
+      "paris-lyon-paris-orleans",
+      [
+        { ...paris, offset_min: 0 },
+        { city: "Lyon", lat: 45.764, lon: 4.8357, offset_min: 300 },
+        { city: "Paris", lat: 48.86, lon: 2.36, offset_min: 660 },
+        { city: "Orléans", lat: 47.9029, lon: 1.9093, offset_min: 780 }
       ],
-      legs: [
-        { price: 40, distance_km: 465, duration_s: 18000, path: roadBetween(paris, lyon, straight, false) },
-        { price: 40, distance_km: 465, duration_s: 18000, path: roadBetween(lyon, paris2, straight, false) },
-        { price: 15, distance_km: 130, duration_s: 5000, path: roadBetween(paris2, orleans, straight, false) }
+      [
+        { price: 40, distance_km: 465, duration_s: 18000 },
+        { price: 40, distance_km: 465, duration_s: 18000 },
+        { price: 15, distance_km: 130, duration_s: 5000 }
       ]
-    } as unknown as FeedTrip
-    const [lat, lon] = polyline.decode(trip.legs[0]!.path!, 5)[8]!
-    const macon: StoredMeetingPoint = { id: 7, status: "active", name: "Gare", full_name: "Gare, Mâcon", city: "Mâcon", lat: lat + 0.003, lon, country: "FR", tags: [] }
-    const record: IndexRecord = {
-      id: trip.id,
-      departureMs: Date.parse(trip.departure_time),
-      lat: [paris[0], lyon[0], paris2[0], orleans[0]],
-      lon: [paris[1], lyon[1], paris2[1], orleans[1]],
-      offsetMin: [0, 300, 660, 780],
-      zoneOffsetMin: [60, 60, 60, 60],
-      legPriceMinor: [4000, 4000, 1500],
-      legDistanceM: [465000, 465000, 130000],
-      legDurationS: [18000, 18000, 5000],
-      currency: "EUR",
-      seats: 3,
-      seatsLeft: 2,
-      autoBooking: true,
-      bookingType: "online",
-      short: false,
-      hasPhoto: false,
-      experience: 1,
-      comfortStars: 2
-    }
+    )
+    const macon = maconBeside(trip)
     const w: World = { records: [record], trips: new Map([[trip.id, trip]]), meetingPoints: [macon] }
     const index = TripIndex.from(withStops(w, [macon]))
-    const req: MatchRequest = {
-      from: { lat: paris[0], lon: paris[1], radiusKm: 10 },
-      to: { lat: macon.lat, lon: macon.lon, radiusKm: 10 },
-      nowMs: Date.parse("2026-11-22T00:00:00Z"),
-      photoOnly: false,
-      autoOnly: false,
-      includeShort: true,
-      currency: "EUR",
-      priceMode: "net",
-      rates: { EUR: 1 } as MatchRequest["rates"],
-      sort: "trip_date",
-      order: "asc",
-      offset: 0,
-      limit: 10,
-      withTopTrips: true
-    }
+    const req = searchBetween(paris, macon)
     const result = index.search(req)
     expect(result).toEqual(reference(w, [macon], req))
     expect(result.total).toBe(1)
