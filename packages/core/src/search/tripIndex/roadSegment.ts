@@ -174,8 +174,8 @@ export class RoadSegments {
     const loT = spanT === 0 ? stops : spanT === ALL_STOPS ? 0 : (spanT & 255) - 1
     const hiT = spanT === 0 ? -1 : spanT === ALL_STOPS || (spanT >>> 8) === 255 ? stops - 1 : (spanT >>> 8) - 1
     const orderOf = (j: number): number => j + aLeg[a0 + j]! + 1
-    let firstF = loF <= hiF ? orderOf(loF) : Infinity
-    let lastT = loT <= hiT ? orderOf(hiT) : -1
+    const spanFirstF = loF <= hiF ? orderOf(loF) : Infinity
+    const spanLastT = loT <= hiT ? orderOf(hiT) : -1
     // The waypoints near each place by the words (every one past a word's 15 places): the first
     // near `from` and the last near `to` bound the road order before a distance is measured, and
     // a trip that goes the other way even by them goes the other way.
@@ -183,18 +183,14 @@ export class RoadSegments {
     const allT = (wordT & OVERFLOW) !== 0
     const nearF = wordF & NEAR
     const nearT = wordT & NEAR
-    if (allF || nearF !== 0) {
-      const k = allF ? 0 : 31 - Math.clz32(nearF & -nearF)
-      firstF = Math.min(firstF, k + wAlong[w0 + k]! - a0)
-    }
-    if (allT || nearT !== 0) {
-      const k = allT ? last : 31 - Math.clz32(nearT)
-      lastT = Math.max(lastT, k + wAlong[w0 + k]! - a0)
-    }
-    if (firstF >= lastT) return -1
+    const kF = allF ? 0 : 31 - Math.clz32(nearF & -nearF)
+    const kT = allT ? last : 31 - Math.clz32(nearT)
+    const wordFirstF = allF || nearF !== 0 ? kF + wAlong[w0 + kF]! - a0 : Infinity
+    const wordLastT = allT || nearT !== 0 ? kT + wAlong[w0 + kT]! - a0 : -1
+    if (Math.min(spanFirstF, wordFirstF) >= Math.max(spanLastT, wordLastT)) return -1
     // Again, by the waypoints within each radius only.
-    firstF = loF <= hiF ? orderOf(loF) : Infinity
-    lastT = loT <= hiT ? orderOf(hiT) : -1
+    let firstF = spanFirstF
+    let lastT = spanLastT
     let wayF = false
     let wayT = false
     for (let k = 0; k <= last; k++) {
