@@ -40,17 +40,40 @@ const expected = (first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefi
   return { slots, a, b }
 }
 
+type Shape = "only" | "mark" | "then"
+const callbacks = (near: NearHits, shape: Shape, side: 1 | 2) =>
+  shape === "only" ? (side === 1 ? near.onlyFrom : near.onlyTo) : shape === "mark" ? (side === 1 ? near.markFrom : near.markTo) : side === 1 ? near.thenFrom : near.thenTo
+
+/**
+ * `list`'s hits given as the two scans give them: a waypoint to `GeoGrid.scanNear`'s callback, a run
+ * of consecutive stops along the road as `AlongGrid.scanNear` gives one meeting point's stops.
+ */
+const scan = (near: NearHits, shape: Shape, side: 1 | 2, list: ReadonlyArray<Hit>): void => {
+  const take = callbacks(near, shape, side)
+  const stops = near.stops(shape, side, false)
+  for (let h = 0; h < list.length; ) {
+    const [slot, k, sure, n] = list[h]!
+    if (k < 256) {
+      take(slot, k, sure, n)
+      h++
+      continue
+    }
+    let end = h
+    while (end < list.length && list[end]![1] >= 256) end++
+    const run = list.slice(h, end)
+    stops(Int32Array.from(run, ([s]) => s), Uint8Array.from(run, ([, kk]) => kk - 256), 0, run.length, sure, n)
+    h = end
+  }
+}
+
 /** One search of `shape`, the place scanned first (`firstSide`) given `first`, the other `second`. */
 const search = (near: NearHits, firstSide: 1 | 2, first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefined) => {
   near.begin(SLOTS)
-  if (second === undefined) {
-    const only = firstSide === 1 ? near.onlyFrom : near.onlyTo
-    for (const [slot, k, sure, n] of first) only(slot, k, sure, n)
-  } else {
-    const mark = firstSide === 1 ? near.markFrom : near.markTo
-    const then = firstSide === 1 ? near.thenTo : near.thenFrom
-    for (const [slot, k, sure, n] of first) mark(slot, k, sure, n)
-    for (const [slot, k, sure, n] of second) then(slot, k, sure, n)
+  const otherSide = firstSide === 1 ? 2 : 1
+  if (second === undefined) scan(near, "only", firstSide, first)
+  else {
+    scan(near, "mark", firstSide, first)
+    scan(near, "then", otherSide, second)
   }
   return [...near.candidates()]
 }
@@ -71,9 +94,8 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
         for (const { firstSide, first, second, abandoned } of searches) {
           if (abandoned) {
             near.begin(SLOTS)
-            const scan = second === undefined ? near.onlyFrom : firstSide === 1 ? near.markFrom : near.markTo
-            for (const [slot, k, sure, n] of first) scan(slot, k, sure, n)
-            if (second !== undefined) for (const [slot, k, sure, n] of second) (firstSide === 1 ? near.thenTo : near.thenFrom)(slot, k, sure, n)
+            scan(near, second === undefined ? "only" : "mark", firstSide, first)
+            if (second !== undefined) scan(near, "then", firstSide === 1 ? 2 : 1, second)
             continue
           }
           const got = search(near, firstSide, first, second)

@@ -66,21 +66,21 @@ export class TripSearcher {
       // The side with fewer waypoints and stops marks its trips, the other takes the marked ones.
       if (fromCells.entries + fromAlong!.entries <= toCells.entries + toAlong!.entries) {
         grid.scanNear(fromCells, "last", seen, near.markFrom)
-        along.scanNear(fromAlong!, lastSlot, near.markFrom, undefined, wideF ? near.markedTrips : undefined)
+        along.scanNear(fromAlong!, lastSlot, near.stops("mark", 1, wideF))
         grid.scanNear(toCells, "first", seen, near.thenTo, near.markedTrips)
-        along.scanNear(toAlong!, lastSlot, near.thenTo, near.markedTrips, wideT ? near.candidateTrips : undefined)
+        along.scanNear(toAlong!, lastSlot, near.stops("then", 2, wideT))
       } else {
         grid.scanNear(toCells, "first", seen, near.markTo)
-        along.scanNear(toAlong!, lastSlot, near.markTo, undefined, wideT ? near.markedTrips : undefined)
+        along.scanNear(toAlong!, lastSlot, near.stops("mark", 2, wideT))
         grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
-        along.scanNear(fromAlong!, lastSlot, near.thenFrom, near.markedTrips, wideF ? near.candidateTrips : undefined)
+        along.scanNear(fromAlong!, lastSlot, near.stops("then", 1, wideF))
       }
     } else if (fromCells !== undefined) {
       grid.scanNear(fromCells, "last", seen, near.onlyFrom)
-      along.scanNear(fromAlong!, lastSlot, near.onlyFrom, undefined, wideF ? near.onceTrips : undefined)
+      along.scanNear(fromAlong!, lastSlot, near.stops("only", 1, wideF))
     } else if (toCells !== undefined) {
       grid.scanNear(toCells, "first", seen, near.onlyTo)
-      along.scanNear(toAlong!, lastSlot, near.onlyTo, undefined, wideT ? near.onceTrips : undefined)
+      along.scanNear(toAlong!, lastSlot, near.stops("only", 2, wideT))
     }
     const candidates = near.candidates()
     const fromBox = fromCells?.box

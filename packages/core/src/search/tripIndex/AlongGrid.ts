@@ -1,8 +1,14 @@
 import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, RAD, sharedF32, writeUnit } from "./GeoGrid.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
-/** What the scan adds to a stop along the road's place: `NearHits`' ALONG_HIT. */
-const ALONG_HIT = 256
+/**
+ * What `AlongGrid.scanNear` gives the stops at one meeting point that passed the chord test to: its
+ * built stops `e0..e1-1` of `slots` and `pos` (trip slot, place among the trip's stops along the
+ * road), or one arena stop the same way, with the meeting point's `sure` and `near`. One call per
+ * meeting point rather than per stop, so that each of the search's ways of taking them (`NearHits`)
+ * runs its own loop.
+ */
+export type StopRun = (slots: Int32Array, pos: Uint8Array, e0: number, e1: number, sure: number, near: number) => void
 /** Meeting points added to the table since the last build, each tested on every search, before the next build. */
 export const LATE_LIMIT = 1024
 
@@ -179,17 +185,12 @@ export class AlongGrid implements AlongImage {
   }
 
   /**
-   * `GeoGrid.scanNear` for the stops along the road: calls `take` with the trip slot, ALONG_HIT +
-   * the stop's place among its trip's stops along the road (`pos`), `sure` and `near`, for every stop (of
-   * a live trip or not) at a meeting point of `cells` that passes the chord test, its meeting
-   * point's. A stop is neither the first nor the last stop of its trip. Arena entries of trips
-   * after `lastSlot` are skipped; `within` as in `GeoGrid.scanNear`. With `once`, a bitset over
-   * slots, a trip whose bit is set is skipped, and a trip reported has its bit set after `take`
-   * (which may set it itself: a pair's marked trips, its candidates; the caller clears it): a
-   * search with a wide radius needs no more than one stop to find a trip, and a 300 km radius
-   * holds every stop of tens of thousands of trips.
+   * `GeoGrid.scanNear` for the stops along the road: gives `take` the stops (of live trips or not)
+   * at each meeting point of `cells` that passes the chord test, its meeting point's. A stop is
+   * neither the first nor the last stop of its trip. Arena entries of trips after `lastSlot` are
+   * skipped.
    */
-  scanNear(cells: AlongCells, lastSlot: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array, once?: Int32Array): void {
+  scanNear(cells: AlongCells, lastSlot: number, take: StopRun): void {
     const { box } = cells
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
@@ -206,25 +207,10 @@ export class AlongGrid implements AlongImage {
       if (d2 > limit) continue
       const sure = d2 < sureLimit ? 1 : 0
       const near = d2 * perLimit
-      if (m < built) {
-        for (let e = start[m]!, end = start[m + 1]!; e < end; e++) {
-          const s = slot[e]!
-          const bit = 1 << (s & 31)
-          if (within !== undefined && (within[s >>> 5]! & bit) === 0) continue
-          if (once !== undefined && (once[s >>> 5]! & bit) !== 0) continue
-          take(s, ALONG_HIT + pos[e]!, sure, near)
-          if (once !== undefined) once[s >>> 5]! |= bit
-        }
-      }
+      if (m < built && start[m + 1]! > start[m]!) take(slot, pos, start[m]!, start[m + 1]!, sure, near)
       for (let link = Atomics.load(head, m); link !== 0; link = next[link - 1]!) {
         const e = link - 1
-        const s = added[e]!
-        if (s > lastSlot) continue
-        const bit = 1 << (s & 31)
-        if (within !== undefined && (within[s >>> 5]! & bit) === 0) continue
-        if (once !== undefined && (once[s >>> 5]! & bit) !== 0) continue
-        take(s, ALONG_HIT + addedPos[e]!, sure, near)
-        if (once !== undefined) once[s >>> 5]! |= bit
+        if (added[e]! <= lastSlot) take(added, addedPos, e, e + 1, sure, near)
       }
     }
   }

@@ -1,3 +1,4 @@
+import type { StopRun } from "./AlongGrid.js"
 import { bestSegment, distanceWithin } from "./bestSegment.js"
 import type { FlatBox } from "./GeoGrid.js"
 import { allSure, bitOf, firstPlace, NEAR, onlyOneSure, OVERFLOW, POSITIONS } from "./nearWord.js"
@@ -229,17 +230,7 @@ export class NearHits {
     this.marks.push(slot, (k << 1) | sure, rankOf(near), side)
   }
 
-  /**
-   * One place only: the trips with a stop along the road reported, as a bitset that the scan sets
-   * (`GeoGrid.scanNear`'s `once`), cleared when the candidates are joined. The span of such a
-   * trip is then no bound of the stops near the place.
-   */
-  get onceTrips(): Int32Array {
-    this.onceSet = true
-    return this.marked
-  }
-
-  /** Clears `onceTrips` through the listed hits that set it. */
+  /** Clears the bits a one-place scan of the stops along the road set (`stops`' `once`) through the listed hits. */
   private clearOnce(): void {
     for (let h = 0; h < this.count; h++) this.marked[this.found[h]! >>> 5] = 0
     this.onceSet = false
@@ -250,9 +241,15 @@ export class NearHits {
     return this.marked
   }
 
-  /** A pair's candidates so far, as a bitset (`AlongGrid.scanNear`'s `once` for the place scanned second). */
-  get candidateTrips(): Int32Array {
-    return this.cand
+  /** A pair's new candidate: its bit set, its words and spans emptied, listed. */
+  private candidate(slot: number): void {
+    this.cand[slot >>> 5]! |= 1 << (slot & 31)
+    const near = this.near
+    near[4 * slot] = 0
+    near[4 * slot + 1] = 0
+    near[4 * slot + 2] = 0
+    near[4 * slot + 3] = 0
+    this.add(slot)
   }
 
   /**
@@ -263,21 +260,67 @@ export class NearHits {
     const word = slot >>> 5
     const bit = 1 << (slot & 31)
     if ((this.marked[word]! & bit) === 0) return
-    const { near } = this
-    if ((this.cand[word]! & bit) === 0) {
-      this.cand[word]! |= bit
-      near[4 * slot] = 0
-      near[4 * slot + 1] = 0
-      near[4 * slot + 2] = 0
-      near[4 * slot + 3] = 0
-      this.add(slot)
-    }
-    if (k >= ALONG_HIT) {
-      near[4 * slot + side + 1] = widen(near[4 * slot + side + 1]!, k - ALONG_HIT)
-      return
-    }
-    near[4 * slot + side - 1] |= bitOf(k, sure)
+    if ((this.cand[word]! & bit) === 0) this.candidate(slot)
+    this.near[4 * slot + side - 1] |= bitOf(k, sure)
     if (k < POSITIONS) this.pairRanks.listThen(slot, k, rankOf(chord), side)
+  }
+
+  /**
+   * What `AlongGrid.scanNear` gives the stops along the road to, by search shape (`only`, `mark`,
+   * `then`: as for waypoints) and side. With `once`, a search with a wide radius takes one stop per
+   * trip (a 300 km radius holds every stop of tens of thousands of trips, and such a trip's stops
+   * are then read all): one place, the trips reported have their bit in `marked`; a pair's first
+   * place, a trip already marked is skipped; its second, a trip already a candidate.
+   */
+  stops(shape: "only" | "mark" | "then", side: 1 | 2, once: boolean): StopRun {
+    return this.stopRuns[shape][side - 1]![once ? 1 : 0]!
+  }
+
+  private onlyStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, near) => {
+    this.onlySide = side
+    if (once) this.onceSet = true
+    const value = (rankOf(near) << 10) | sure
+    const marked = this.marked
+    for (let e = e0; e < e1; e++) {
+      const s = slots[e]!
+      if (once) {
+        const bit = 1 << (s & 31)
+        if ((marked[s >>> 5]! & bit) !== 0) continue
+        marked[s >>> 5]! |= bit
+      }
+      this.list(s, value | ((ALONG_HIT + pos[e]!) << 1))
+    }
+  }
+
+  private markStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, near) => {
+    const rank = rankOf(near)
+    const { marked, marks } = this
+    for (let e = e0; e < e1; e++) {
+      const s = slots[e]!
+      const bit = 1 << (s & 31)
+      if (once && (marked[s >>> 5]! & bit) !== 0) continue
+      marked[s >>> 5]! |= bit
+      marks.push(s, ((ALONG_HIT + pos[e]!) << 1) | sure, rank, side)
+    }
+  }
+
+  private thenStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1) => {
+    const { marked, cand, near } = this
+    for (let e = e0; e < e1; e++) {
+      const s = slots[e]!
+      const word = s >>> 5
+      const bit = 1 << (s & 31)
+      if ((marked[word]! & bit) === 0) continue
+      if ((cand[word]! & bit) === 0) this.candidate(s)
+      else if (once) continue
+      near[4 * s + side + 1] = widen(near[4 * s + side + 1]!, pos[e]!)
+    }
+  }
+
+  private readonly stopRuns = {
+    only: [[this.onlyStops(1, false), this.onlyStops(1, true)], [this.onlyStops(2, false), this.onlyStops(2, true)]],
+    mark: [[this.markStops(1, false), this.markStops(1, true)], [this.markStops(2, false), this.markStops(2, true)]],
+    then: [[this.thenStops(1, false), this.thenStops(1, true)], [this.thenStops(2, false), this.thenStops(2, true)]]
   }
 
   /**
