@@ -81,6 +81,9 @@ export class RoadSegments {
   private tOrder = new Int32Array(512)
   private tPos = new Float64Array(512)
   private tD = new Float64Array(512)
+  // The least distance of the `to` ends from each one on, along the road and at waypoints.
+  private sufA = new Float64Array(513)
+  private sufW = new Float64Array(513)
   private readonly mpF = new MeetingPointDistances()
   private readonly mpT = new MeetingPointDistances()
 
@@ -103,6 +106,8 @@ export class RoadSegments {
     this.tOrder = new Int32Array(n + 256)
     this.tPos = new Float64Array(n + 256)
     this.tD = new Float64Array(n + 256)
+    this.sufA = new Float64Array(n + 257)
+    this.sufW = new Float64Array(n + 257)
   }
 
   segment(
@@ -285,24 +290,39 @@ export class RoadSegments {
         }
       }
     }
+    // A pair's `to` end comes after its `from` end in road order and position: for each `from`
+    // end a suffix of the `to` list (both lists are in road order), whose least distance of each
+    // kind (along the road or a waypoint) is kept from the end. The sum is monotone in that
+    // distance, so the least sum for an end is reached there; the earliest `to` end of it is looked
+    // for once, for the `from` end chosen (a rounded sum may tie with a nearer one's).
+    const { sufA, sufW } = this
+    sufA[nt] = Infinity
+    sufW[nt] = Infinity
+    for (let y = nt - 1; y >= 0; y--) {
+      const along = tEnd[y]! >= ALONG_END
+      sufA[y] = along && tD[y]! < sufA[y + 1]! ? tD[y]! : sufA[y + 1]!
+      sufW[y] = !along && tD[y]! < sufW[y + 1]! ? tD[y]! : sufW[y + 1]!
+    }
     let best = Infinity
-    let ba = -1
-    let bb = -1
+    let bx = -1
+    let by = 0
     let b0 = 0
     for (let x = 0; x < nf; x++) {
-      const alongA = fEnd[x]! >= ALONG_END ? 1 : 0
-      while (b0 < nt && tOrder[b0]! <= fOrder[x]!) b0++
-      for (let y = b0; y < nt; y++) {
-        if (alongA + (tEnd[y]! >= ALONG_END ? 1 : 0) !== ends || !(tPos[y]! > fPos[x]!)) continue
-        const sum = fD[x]! + tD[y]!
-        if (sum < best) {
-          best = sum
-          ba = fEnd[x]!
-          bb = tEnd[y]!
-        }
+      const alongA = fEnd[x]! >= ALONG_END
+      if (ends === 2 && !alongA) continue
+      while (b0 < nt && (tOrder[b0]! <= fOrder[x]! || !(tPos[b0]! > fPos[x]!))) b0++
+      // One end along the road: the other is a waypoint; two: both along the road.
+      const sum = fD[x]! + (alongA === (ends === 2) ? sufA[b0]! : sufW[b0]!)
+      if (sum < best) {
+        best = sum
+        bx = x
+        by = b0
       }
     }
-    return ba < 0 ? -1 : ba * SEGMENT + bb
+    if (bx < 0) return -1
+    const wantAlong = (fEnd[bx]! >= ALONG_END) === (ends === 2)
+    while (!((tEnd[by]! >= ALONG_END) === wantAlong && fD[bx]! + tD[by]! === best)) by++
+    return fEnd[bx]! * SEGMENT + tEnd[by]!
   }
 }
 
