@@ -69,7 +69,8 @@ export class FacetTally {
   private readonly priceMax: number
   private readonly photoOnly: boolean
   private readonly dayBase: number
-  private readonly seats = [0, 0, 0, 0]
+  /** Segments by seats left, 4 standing for 4 or more: the facet's "at least v" counts are their sums. */
+  private readonly bySeats = new Int32Array(5)
   private readonly photo = [0, 0]
   private readonly experience = [0, 0, 0, 0, 0]
   private readonly comfort = [0, 0, 0, 0]
@@ -103,7 +104,9 @@ export class FacetTally {
 
   /** Tests the filters and counts the segment in the facets it belongs to; 0 means it matches. */
   check(seatsLeft: number, local: number, price: number, photo: boolean): number {
-    const hour = localHour(local)
+    // `localHour`, its day kept for the date facet.
+    const day = Math.floor(local / DAY_MS)
+    const hour = Math.floor((local - day * DAY_MS) / HOUR_MS)
     let mask = 0
     if (seatsLeft < this.seatsMin) mask |= F_SEATS
     if (local < this.localFrom || local > this.localTo) mask |= F_DATE
@@ -111,8 +114,8 @@ export class FacetTally {
     if (price < this.priceMin || price > this.priceMax) mask |= F_PRICE
     if (this.photoOnly && !photo) mask |= F_PHOTO
     if ((mask & (mask - 1)) !== 0) return mask
-    if ((mask & ~F_SEATS) === 0) for (let v = 1; v <= 4; v++) if (seatsLeft >= v) this.seats[v - 1]!++
-    if ((mask & ~F_DATE) === 0) this.days.add(Math.floor(local / DAY_MS) - this.dayBase)
+    if ((mask & ~F_SEATS) === 0) this.bySeats[seatsLeft < 4 ? seatsLeft : 4]!++
+    if ((mask & ~F_DATE) === 0) this.days.add(day - this.dayBase)
     if ((mask & ~F_HOUR) === 0) this.hours[hour]!++
     if ((mask & ~F_PRICE) === 0) this.prices.add(Math.floor(price / this.unit))
     if ((mask & ~F_PHOTO) === 0) this.photo[photo ? 1 : 0]!++
@@ -127,7 +130,7 @@ export class FacetTally {
 
   counts(): FacetCounts {
     return {
-      seats: this.seats,
+      seats: [1, 2, 3, 4].map((v) => this.bySeats.subarray(v).reduce((a, b) => a + b, 0)),
       dates: this.days.take().map(([day, n]) => [yyyymmdd(this.dayBase + day), n] as const),
       hours: this.hours.flatMap((n, h) => (n > 0 ? [[h, n] as const] : [])),
       prices: this.prices.take(),
