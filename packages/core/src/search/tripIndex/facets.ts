@@ -16,10 +16,14 @@ const yyyymmdd = (day: number): number => {
 }
 
 /**
- * The hour (0-23) of a local epoch-ms instant: its time since the start of its day, in whole hours.
- * Without `%`, which V8 compiles for doubles to a call of C's fmod (this runs once per candidate).
+ * The hour (0-23) of a local epoch-ms instant on its day (`day`, whole days since the epoch): its
+ * time since the start of that day, in whole hours. Without `%`, which V8 compiles for doubles to a
+ * call of C's fmod (this runs once per candidate).
  */
-export const localHour = (local: number): number => Math.floor((local - Math.floor(local / DAY_MS) * DAY_MS) / HOUR_MS)
+const hourOn = (local: number, day: number): number => Math.floor((local - day * DAY_MS) / HOUR_MS)
+
+/** The hour (0-23) of a local epoch-ms instant. */
+export const localHour = (local: number): number => hourOn(local, Math.floor(local / DAY_MS))
 
 /**
  * Counts per integer key, for one search at a time: keys in [0, size) go to a typed array kept
@@ -106,7 +110,7 @@ export class FacetTally {
   check(seatsLeft: number, local: number, price: number, photo: boolean): number {
     // `localHour`, its day kept for the date facet.
     const day = Math.floor(local / DAY_MS)
-    const hour = Math.floor((local - day * DAY_MS) / HOUR_MS)
+    const hour = hourOn(local, day)
     let mask = 0
     if (seatsLeft < this.seatsMin) mask |= F_SEATS
     if (local < this.localFrom || local > this.localTo) mask |= F_DATE
