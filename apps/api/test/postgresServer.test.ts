@@ -191,7 +191,8 @@ describe("IndexWriter over a PostgreSQL store", () => {
         expect(writer.appliedSeq).toBe(1)
         await importFeed(sql, lines.slice(1))
         expect(await timeUntil(async () => writer.appliedSeq, (seq) => seq === 3, 2_000)).toBeLessThan(1_000)
-        expect(writer.trips).toBe(3)
+        // The generated feed moves with the clock: some hours one of its trips is cancelled.
+        expect(writer.trips).toBe(lines.filter((line) => (JSON.parse(line) as { status?: string }).status !== "cancelled").length)
       } finally {
         await writer.close()
       }
