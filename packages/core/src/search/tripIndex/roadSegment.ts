@@ -17,9 +17,12 @@ export const ALL_STOPS = -1
 /**
  * The distance from a search's place to each meeting point table entry (`distanceWithin` over the
  * table), worked out once per search: the stops of thousands of candidate trips share a few
- * hundred meeting points. An entry is valid where its stamp is the search's.
+ * hundred meeting points. An entry is valid where its stamp is the search's. Sized by the table's
+ * room (`mpId.length`), not its count (`mps`): a reader over an image (`TripColumns.attach`, what
+ * every pool worker searches) has the arrays only, its `mps` 0, and sized by it would work every
+ * distance out again at every stop.
  */
-class MeetingPointDistances {
+export class MeetingPointDistances {
   private d = new Float64Array(0)
   private stamp = new Int32Array(0)
   private tag = 0
@@ -29,7 +32,7 @@ class MeetingPointDistances {
   begin(t: TripColumns, box: FlatBox | undefined): void {
     this.box = box
     this.place = t.mpPlace
-    if (this.d.length < t.mps) {
+    if (this.d.length < t.mpId.length) {
       this.d = new Float64Array(t.mpId.length)
       this.stamp = new Int32Array(t.mpId.length)
       this.tag = 0
