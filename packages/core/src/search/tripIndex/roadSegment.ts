@@ -230,6 +230,10 @@ export class RoadSegments {
     // Both ends along the road.
     if (!wayT) measure(this.mpF, loF, hiF, aF)
     if (!wayF) measure(this.mpT, loT, hiT, aT)
+    // Every stop of the `from` span before every stop of the `to` span, in road order and position
+    // (the common case: the road passes one place, then the other): any two make a pair, and the
+    // least sum is the least of each side's, found without listing the ends.
+    if (hiF < loT && aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < aLeg[a0 + loT]! + aFrac[a0 + loT]!) return apart(aF, loF, hiF, aT, loT, hiT)
     return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 2, true, true)
   }
 
@@ -327,6 +331,27 @@ export class RoadSegments {
     while (!((tEnd[by]! >= ALONG_END) === wantAlong && fD[bx]! + tD[by]! === best)) by++
     return fEnd[bx]! * SEGMENT + tEnd[by]!
   }
+}
+
+/**
+ * `leastPair`'s answer with both ends along the road where every stop `loF..hiF` comes before
+ * every stop `loT..hiT` (so any two make a pair), from their distances (`aF`, `aT`; Infinity
+ * outside the radius): the least sum is the sum of the least of each side (the rounded sum is
+ * monotone in either term), its `from` end the earliest giving that sum with the least `to`
+ * distance, its `to` end the earliest giving it with that `from` end, as `leastPair` chooses them.
+ */
+const apart = (aF: Float64Array, loF: number, hiF: number, aT: Float64Array, loT: number, hiT: number): number => {
+  let minF = Infinity
+  for (let j = loF; j <= hiF; j++) if (aF[j]! < minF) minF = aF[j]!
+  let minT = Infinity
+  for (let j = loT; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
+  if (minF === Infinity || minT === Infinity) return -1
+  const best = minF + minT
+  let x = loF
+  while (aF[x]! + minT !== best) x++
+  let y = loT
+  while (aF[x]! + aT[y]! !== best) y++
+  return (ALONG_END + x) * SEGMENT + ALONG_END + y
 }
 
 /** Leg and fraction of a segment end (`ALONG_END`) of the trip whose first waypoint is `w0`, the last `last`: waypoint k < last at (k, 0), the last at (last - 1, 1). */
