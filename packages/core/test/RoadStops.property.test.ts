@@ -262,6 +262,9 @@ describe("stops along the road: the index against the reference", () => {
         const expected = reference(w, w.meetingPoints, req)
         expect(index.search(req)).toEqual(expected)
         expect(restore(index, {}).search(req)).toEqual(expected)
+        // Every match shown as well: the generated page is mostly empty.
+        const all = { ...req, offset: 0, limit: 10_000 }
+        expect(index.search(all)).toEqual(reference(w, w.meetingPoints, all))
       }),
       { numRuns: 300 }
     )
