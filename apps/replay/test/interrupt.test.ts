@@ -2,7 +2,7 @@ import { spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, expect, it } from "vitest"
+import { expect, it, onTestFinished } from "vitest"
 import { makeStore, sampleQueries, tempDir } from "./fixture.js"
 
 const CLI = resolve(fileURLToPath(import.meta.url), "../../dist/main.js")
@@ -10,7 +10,7 @@ const CLI = resolve(fileURLToPath(import.meta.url), "../../dist/main.js")
 it("SIGINT mid-run prints the partial report and exits 130", async () => {
   expect(existsSync(CLI), `build the replay first (npx tsc -p apps/replay): ${CLI}`).toBe(true)
   const tmp = tempDir()
-  afterAll(() => tmp.remove())
+  onTestFinished(() => tmp.remove())
   const store = await makeStore(tmp.dir, "a", 200, Date.now())
   const log = join(tmp.dir, "paths.txt")
   const queries = sampleQueries(store.lines)
