@@ -3,7 +3,10 @@
 // Prints one JSON line: requests, rps, latency percentiles (nearest rank), statuses, the content
 // codings answered, bytes as received (compressed when the server compressed; the body is not
 // decompressed), and this generator's own CPU per request (it shares the machine's cores with
-// the server). `--accept-encoding` is sent as the Accept-Encoding header when given.
+// the server). `--accept-encoding` is sent as the Accept-Encoding header when given. With
+// `--once`, each path is asked exactly once, whatever the time it takes: a run then measures the
+// same searches however fast the server is (a run of `seconds` covers fewer paths of the list
+// when the server is slower, and so measures other searches).
 import { readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { parseArgs } from "node:util"
@@ -15,7 +18,8 @@ const { values } = parseArgs({
     key: { type: "string", default: "" },
     concurrency: { type: "string", default: "32" },
     seconds: { type: "string", default: "10" },
-    "accept-encoding": { type: "string", default: "" }
+    "accept-encoding": { type: "string", default: "" },
+    once: { type: "boolean", default: false }
   }
 })
 const base = new URL(values.base)
@@ -49,7 +53,7 @@ const cpuStart = process.cpuUsage()
 const deadline = started + Number(values.seconds) * 1000
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
+    while (values.once ? next < paths.length : performance.now() < deadline) {
       const path = paths[next++ % paths.length]
       const t0 = performance.now()
       // A failed connection is counted, not fatal: the report says how many there were.
