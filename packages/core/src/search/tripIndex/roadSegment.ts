@@ -227,7 +227,8 @@ export class RoadSegments {
       const one = this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)
       if (one >= 0) return one
     }
-    // Both ends along the road.
+    // Both ends along the road: none without stops near each place.
+    if (loF > hiF || loT > hiT) return -1
     if (!wayT) measure(this.mpF, loF, hiF, aF)
     if (!wayF) measure(this.mpT, loT, hiT, aT)
     // Every stop of the `from` span before every stop of the `to` span, in road order and position
