@@ -12,7 +12,7 @@ import {
   TripIndex,
   type ZoneOffsetAt
 } from "@tripsearch/core"
-import { indexRecord, matchRequest, NOW } from "./arbitraries.js"
+import { everyMatch, indexRecord, matchRequest, NOW } from "./arbitraries.js"
 
 // The index's stops along the road (grid of meeting points, per-leg cache, stops merged into the
 // trip's columns, the segment rule over them, prorated prices) against the reference, which reads
@@ -189,6 +189,18 @@ const onStops = (
 }
 
 /**
+ * A pair between two stops of one trip's road in road order (`onStops`' pairs along the road, both
+ * radii `radius`), no filter, before every departure, every match on the page: the segments along
+ * the road are then compared by their ends, not only counted in totals and facets.
+ */
+const pairOnRoad = (w: World, recs: ReadonlyArray<IndexRecord>, req0: MatchRequest, pickF: number, pickT: number, radius: number): MatchRequest => ({
+  ...onStops(w, recs, req0, pickF - (pickF % 12), pickT - (pickT % 3), radius, true, false, radius),
+  nowMs: NOW - 2 * 86_400_000,
+  offset: 0,
+  limit: 40
+})
+
+/**
  * A hand-made trip in France, a straight road of ten points per leg, and its index record as the
  * stores make it from the trip (the legs' price in cents, distance in metres).
  */
@@ -263,7 +275,7 @@ describe("stops along the road: the index against the reference", () => {
         expect(index.search(req)).toEqual(expected)
         expect(restore(index, {}).search(req)).toEqual(expected)
         // Every match shown as well: the generated page is mostly empty.
-        const all = { ...req, offset: 0, limit: 10_000 }
+        const all = everyMatch(req)
         expect(index.search(all)).toEqual(reference(w, w.meetingPoints, all))
       }),
       { numRuns: 300 }
@@ -290,8 +302,7 @@ describe("stops along the road: the index against the reference", () => {
     fc.assert(
       fc.property(world(6, { minLength: 20, maxLength: 60 }), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20), (w, req0, pf, pt, radius) => {
         const records = withStops(w, w.meetingPoints)
-        const pair = onStops(w, records, req0, pf - (pf % 12), pt - (pt % 3), radius, true, false, radius)
-        const req: MatchRequest = { ...pair, nowMs: NOW - 2 * 86_400_000, offset: 0, limit: 40 }
+        const req = pairOnRoad(w, records, req0, pf, pt, radius)
         const expected = reference(w, w.meetingPoints, req)
         for (const h of expected.page) {
           if (h.fromStop !== undefined && h.toStop !== undefined) seen.both++
@@ -335,10 +346,9 @@ describe("stops along the road: the index against the reference", () => {
         fc.boolean(),
         fc.boolean(),
         (w, req0, pf, pt, ops, loose, options, restored, shown) => {
-          const req = shown
-            ? { ...onStops(w, withStops(w, w.meetingPoints), req0, pf - (pf % 12), pt - (pt % 3), 5, true, false, 5), nowMs: NOW - 2 * 86_400_000, offset: 0, limit: 40 }
-            : onStops(w, withStops(w, w.meetingPoints), req0, pf, pt, 5, loose)
-          const built = TripIndex.from(withStops(w, w.meetingPoints), options)
+          const records = withStops(w, w.meetingPoints)
+          const req = shown ? pairOnRoad(w, records, req0, pf, pt, 5) : onStops(w, records, req0, pf, pt, 5, loose)
+          const built = TripIndex.from(records, options)
           const index = restored ? restore(built, options) : built
           let mps = w.meetingPoints.slice()
           for (const [pick, op] of ops) {

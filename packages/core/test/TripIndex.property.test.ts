@@ -1,7 +1,7 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_RATES, haversineKm, referenceSearch, segmentAmounts, TripIndex, type IndexRecord, type MatchRequest, type SegmentHit } from "@tripsearch/core"
-import { EDGE_HUBS, indexRecord, indexRecords, matchRequest, matchRequestNear, NOW } from "./arbitraries.js"
+import { EDGE_HUBS, everyMatch, indexRecord, indexRecords, matchRequest, matchRequestNear, NOW } from "./arbitraries.js"
 
 /** A generated update: trip `t${k}` (existing or not) is replaced, or removed. */
 type UpdateOp = readonly [k: number, remove: boolean]
@@ -28,7 +28,7 @@ describe("TripIndex against the brute-force reference", () => {
         expect(index.search(req)).toEqual(referenceSearch(records, req))
         // The generated page is empty in most runs (an offset past the total, a limit of 0): every
         // match shown too, so that each one's segment and rank are compared, not only counted.
-        const all = { ...req, offset: 0, limit: 10_000 }
+        const all = everyMatch(req)
         expect(index.search(all)).toEqual(referenceSearch(records, all))
       }),
       { numRuns: 400 }
@@ -236,7 +236,7 @@ describe("TripIndex against the brute-force reference", () => {
     fc.assert(
       fc.property(indexRecords(60), matchRequest, (records, req) => {
         const byId = new Map(records.map((r) => [r.id, r]))
-        const result = TripIndex.from(records).search({ ...req, offset: 0, limit: 10_000 })
+        const result = TripIndex.from(records).search(everyMatch(req))
         for (const h of [...result.page, ...result.top]) satisfies(byId.get(h.id)!, h, req)
         expect(new Set(result.page.map((h) => h.id)).size).toBe(result.page.length)
       }),
@@ -248,7 +248,7 @@ describe("TripIndex against the brute-force reference", () => {
     fc.assert(
       fc.property(indexRecords(60), matchRequest, fc.integer({ min: 1, max: 7 }), (records, req, limit) => {
         const index = TripIndex.from(records)
-        const all = index.search({ ...req, offset: 0, limit: 10_000 })
+        const all = index.search(everyMatch(req))
         const paged = []
         for (let offset = 0; offset < all.total + limit; offset += limit) paged.push(...index.search({ ...req, offset, limit }).page)
         expect(paged).toEqual(all.page)

@@ -144,3 +144,6 @@ export const matchRequestNear = (hubs: ReadonlyArray<Hub>): fc.Arbitrary<MatchRe
   })
 
 export const matchRequest: fc.Arbitrary<MatchRequest> = matchRequestNear(HUBS)
+
+/** The same search with every match on its page (generated pages are mostly empty: an offset past the total, a limit of 0). */
+export const everyMatch = (req: MatchRequest): MatchRequest => ({ ...req, offset: 0, limit: 10_000 })
