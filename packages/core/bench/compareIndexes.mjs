@@ -5,39 +5,23 @@
 // whole request's (the use-case and its JSON), are kept per query.
 //
 //   node packages/core/bench/compareIndexes.mjs --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js
-import { readFileSync } from "node:fs"
-import { resolve } from "node:path"
-import { pathToFileURL } from "node:url"
-import { parseArgs } from "node:util"
-import { Context, Effect } from "effect"
-import { PlaceResolver, searchTrips, TripIndex, TripMatcher, TripStore } from "../dist/index.js"
-import { Gazetteer, GazetteerPlaceResolver } from "../../gazetteer/dist/index.js"
-import { makeSqliteTripStore, openDatabase } from "../../storage-sqlite/dist/index.js"
+import { Effect } from "effect"
+import * as core from "../dist/index.js"
+import { compareArgs, loadIndex, readLog, runQuery, servicesOf } from "./compareSetup.mjs"
 
-const { values } = parseArgs({ options: { db: { type: "string" }, log: { type: "string" }, previous: { type: "string" }, help: { type: "boolean" } }, strict: true })
-if (values.help || !values.db || !values.log || !values.previous) {
-  console.log("usage: node packages/core/bench/compareIndexes.mjs --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js")
-  process.exit(values.help ? 0 : 2)
-}
-const previous = await import(pathToFileURL(resolve(values.previous)).href)
-const TripIndexOld = previous.TripIndex
-const search = { old: previous.searchTrips, new: searchTrips }
-const [dbPath, logPath] = [values.db, values.log]
-const store = makeSqliteTripStore(openDatabase(dbPath, { readonly: true }))
-const load = (I) => { const t0 = performance.now(); const index = new I(); index.beginLoad(); Effect.runSync(store.scanIndex((r) => index.upsert(r))); index.endLoad(); console.log(`${I === TripIndex ? "this" : "previous"} index loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`); return index }
-const idx = { old: load(TripIndexOld), new: load(TripIndex) }
-const gazetteer = Gazetteer.shared()
+const { store, log, previousUrl } = compareArgs("compareIndexes.mjs")
+const previous = await import(previousUrl)
+const search = { old: previous.searchTrips, new: core.searchTrips }
+const load = (I) => { const t0 = performance.now(); const index = loadIndex(I, store); console.log(`${I === core.TripIndex ? "this" : "previous"} index loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`); return index }
+const idx = { old: load(previous.TripIndex), new: load(core.TripIndex) }
 let spent = 0
-const services = (index) => Context.make(TripStore, store).pipe(
-  Context.add(TripMatcher, { match: (r) => Effect.sync(() => { const t0 = performance.now(); const x = index.search(r); spent = performance.now() - t0; return x }) }),
-  Context.add(PlaceResolver, GazetteerPlaceResolver.service(() => gazetteer)))
+const services = (index) => servicesOf(core, store, (r) => Effect.sync(() => { const t0 = performance.now(); const x = index.search(r); spent = performance.now() - t0; return x }))
 const svc = { old: services(idx.old), new: services(idx.new) }
-const qs = readFileSync(logPath, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
+const qs = readLog(log)
 const run = (key, q) => {
   spent = 0
   const t0 = performance.now()
-  const r = Effect.runSync(Effect.either(Effect.provide(search[key](Object.fromEntries(new URLSearchParams(q.query)), { apiBaseUrl: "http://x", websiteBaseUrl: "http://w", path: q.path, query: q.query }), svc[key])))
-  const body = JSON.stringify(r)
+  const body = JSON.stringify(runQuery(search[key], svc[key], q))
   return { body, ms: spent, wholeMs: performance.now() - t0 }
 }
 const kind = (q) => { const p = new URLSearchParams(q.query); const f = p.has("fc") || p.has("fn"), t = p.has("tc") || p.has("tn"); return f && t ? "pairs" : f ? "departure only" : "arrival only" }
