@@ -317,6 +317,8 @@ export class RoadSegments {
     let b0 = 0
     for (let x = 0; x < nf; x++) {
       const alongA = fEnd[x]! >= ALONG_END
+      // Never taken: with two ends along the road the `from` list holds stops only (waypoints are
+      // listed for one end). The test stays because the loop measured slower without it, twice.
       if (ends === 2 && !alongA) continue
       while (b0 < nt && (tOrder[b0]! <= fOrder[x]! || !(tPos[b0]! > fPos[x]!))) b0++
       // One end along the road: the other is a waypoint; two: both along the road.
