@@ -210,7 +210,10 @@ const failed = measured.filter((m) => m.status !== 200)
 if (failed.length > 0) console.log(`  note: ${failed.length} searches answered non-200, e.g. ${failed[0].status} for ${failed[0].q.query}`)
 const ok = measured.filter((m) => m.status === 200)
 const matchedSorted = ok.map((m) => m.matched).sort((a, b) => a - b)
-console.log(`matched trips per search: p50 ${rank(matchedSorted, 50)}, p90 ${rank(matchedSorted, 90)} [benchmark honest if >= 5000 at 1M: ${rank(matchedSorted, 90) >= 5000 ? "yes" : "no"}], max ${matchedSorted.at(-1)}`)
+// The heavy mix is meant to be heavy: at 1M trips a tenth of its searches match 5,000 trips or more.
+// The other mixes are shaped by their own rule (radii, the dense feed), not by this one.
+const heavyEnough = MIX === "heavy" ? ` [benchmark honest if >= 5000 at 1M: ${rank(matchedSorted, 90) >= 5000 ? "yes" : "no"}]` : ""
+console.log(`matched trips per search: p50 ${rank(matchedSorted, 50)}, p90 ${rank(matchedSorted, 90)}${heavyEnough}, max ${matchedSorted.at(-1)}`)
 // The work a search cannot avoid is proportional to the trips it matches: its time per matched trip.
 const perTrip = ok.filter((m) => m.matched > 0).map((m) => (m.latency * 1e6) / m.matched).sort((a, b) => a - b)
 const nsPerTrip = rank(perTrip, 50)
