@@ -215,7 +215,10 @@ const matchedSorted = ok.map((m) => m.matched).sort((a, b) => a - b)
 const heavyEnough = MIX === "heavy" ? ` [benchmark honest if >= 5000 at 1M: ${rank(matchedSorted, 90) >= 5000 ? "yes" : "no"}]` : ""
 console.log(`matched trips per search: p50 ${rank(matchedSorted, 50)}, p90 ${rank(matchedSorted, 90)}${heavyEnough}, max ${matchedSorted.at(-1)}`)
 // The work a search cannot avoid is proportional to the trips it matches: its time per matched trip.
-const perTrip = ok.filter((m) => m.matched > 0).map((m) => (m.latency * 1e6) / m.matched).sort((a, b) => a - b)
+const someMatched = ok.filter((m) => m.matched > 0)
+/** Over the searches matching at least one trip, `ms` of each per matched trip, in ns, sorted. */
+const nsPerMatched = (ms) => someMatched.map((m) => (ms(m) * 1e6) / m.matched).sort((a, b) => a - b)
+const perTrip = nsPerMatched((m) => m.latency)
 const nsPerTrip = rank(perTrip, 50)
 console.log(
   `time per matched trip (searches matching at least one): p50 ${nsPerTrip?.toFixed(0)} ns, p90 ${rank(perTrip, 90)?.toFixed(0)} ns` +
@@ -225,8 +228,8 @@ console.log(
 // paid whatever it matches: per search, that rest over its matched trips is a floor under its time
 // per matched trip, and so the p50 of those floors is a floor under the p50 above.
 const restSorted = ok.map((m) => m.latency - m.matcher).sort((a, b) => a - b)
-const floors = ok.filter((m) => m.matched > 0).map((m) => ((m.latency - m.matcher) * 1e6) / m.matched).sort((a, b) => a - b)
-const matcherPerTrip = ok.filter((m) => m.matched > 0).map((m) => (m.matcher * 1e6) / m.matched).sort((a, b) => a - b)
+const floors = nsPerMatched((m) => m.latency - m.matcher)
+const matcherPerTrip = nsPerMatched((m) => m.matcher)
 console.log(
   `  of it, the matcher (TripIndex.search): p50 ${f(rank(ok.map((m) => m.matcher).sort((a, b) => a - b), 50))} ms, ${matcherPerTrip.length === 0 ? "-" : rank(matcherPerTrip, 50).toFixed(0)} ns per matched trip at p50; ` +
     `the rest (routing, decoding, rendering, JSON): p50 ${f(rank(restSorted, 50))} ms, p90 ${f(rank(restSorted, 90))} ms, ` +
