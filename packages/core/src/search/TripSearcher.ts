@@ -10,7 +10,7 @@ import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
 import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
 import { AlongGrid } from "./tripIndex/AlongGrid.js"
-import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts, SEGMENT } from "./tripIndex/roadSegment.js"
+import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts } from "./tripIndex/roadSegment.js"
 
 /**
  * Past this radius, a place has the stops along the road near it reported once per trip: such a
@@ -127,7 +127,8 @@ export class TripSearcher {
         // The chord test let through a waypoint just outside the radius, and nothing else matched;
         // or the trip's stops along the road may.
         if ((flags & FLAG_ROAD) === 0) continue
-        const road = this.roads.segment(
+        const roads = this.roads
+        const road = roads.segment(
           t,
           w0,
           last,
@@ -138,9 +139,9 @@ export class TripSearcher {
           fromBox !== undefined ? near.wordOf(slot, 1) : 0,
           toBox !== undefined ? near.wordOf(slot, 2) : 0
         )
-        if (road < 0) continue
-        bi = Math.floor(road / SEGMENT)
-        bj = road % SEGMENT
+        if (!road) continue
+        bi = roads.start
+        bj = roads.end
         if (bi < ALONG_END) {
           utc = t.wTime[2 * (w0 + bi)]!
           if (utc < nowMs) continue

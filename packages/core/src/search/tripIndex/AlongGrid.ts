@@ -1,14 +1,14 @@
-import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, RAD, sharedF32, writeUnit } from "./GeoGrid.js"
+import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, RAD, rankOf, sharedF32, writeUnit } from "./GeoGrid.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
 /**
  * What `AlongGrid.scanNear` gives the stops at one meeting point that passed the chord test to: its
  * built stops `e0..e1-1` of `slots` and `pos` (trip slot, place among the trip's stops along the
- * road), or one arena stop the same way, with the meeting point's `sure` and `near`. One call per
+ * road), or one arena stop the same way, with the meeting point's `sure` and `rank` (`rankOf`). One call per
  * meeting point rather than per stop, so that each of the search's ways of taking them (`NearHits`)
  * runs its own loop.
  */
-export type StopRun = (slots: Int32Array, pos: Uint8Array, e0: number, e1: number, sure: number, near: number) => void
+export type StopRun = (slots: Int32Array, pos: Uint8Array, e0: number, e1: number, sure: number, rank: number) => void
 /** Meeting points added to the table since the last build, each tested on every search, before the next build. */
 export const LATE_LIMIT = 1024
 
@@ -206,11 +206,11 @@ export class AlongGrid implements AlongImage {
       const d2 = dx * dx + dy * dy + dz * dz
       if (d2 > limit) continue
       const sure = d2 < sureLimit ? 1 : 0
-      const near = d2 * perLimit
-      if (m < built && start[m + 1]! > start[m]!) take(slot, pos, start[m]!, start[m + 1]!, sure, near)
+      const rank = rankOf(d2, perLimit)
+      if (m < built && start[m + 1]! > start[m]!) take(slot, pos, start[m]!, start[m + 1]!, sure, rank)
       for (let link = Atomics.load(head, m); link !== 0; link = next[link - 1]!) {
         const e = link - 1
-        if (added[e]! <= lastSlot) take(added, addedPos, e, e + 1, sure, near)
+        if (added[e]! <= lastSlot) take(added, addedPos, e, e + 1, sure, rank)
       }
     }
   }

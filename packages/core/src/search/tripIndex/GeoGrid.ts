@@ -10,6 +10,15 @@ export const CELLS = (Math.ceil(180 / CELL_DEG) + 1) * LON_CELLS
 const cellKey = (latIdx: number, lonIdx: number): number => latIdx * LON_CELLS + lonIdx
 const latCell = (lat: number): number => Math.floor((lat + 90) / CELL_DEG)
 const lonCell = (lon: number): number => Math.floor((lon + 180) / CELL_DEG)
+/**
+ * The levels of a scan's coarse rank of a hit: its squared chord over the scan's bound (in [0, 1])
+ * in `RANKS` levels, which a search compares before any exact distance (`NearHits`). The scans
+ * hand over the level, a small integer, rather than the fraction: a double passed to a callback
+ * that is not inlined is boxed, one heap number per hit.
+ */
+export const RANKS = 64
+/** The rank of a hit whose squared chord is `d2`, `perLimit` being 1 over the scan's bound. */
+export const rankOf = (d2: number, perLimit: number): number => Math.min(RANKS - 1, Math.floor(d2 * perLimit * RANKS))
 export const sharedF32 = (n: number): Float32Array => new Float32Array(new SharedArrayBuffer(4 * n))
 /** Writes the unit vector of a point (degrees) at `3 * e` of `xyz`: the one formula of the grids' chord test. */
 export const writeUnit = (xyz: Float32Array, e: number, lat: number, lon: number): void => {
@@ -274,10 +283,9 @@ export class GeoGrid implements GridImage {
    * `seen` is the arena count loaded at the start of the search: newer entries are skipped. With
    * `within`, a bitset over slots, only waypoints of the trips whose bit is set are reported: the
    * second place of a pair tests that bit, which stays in the cache, before any distance.
-   * `near` is the waypoint's squared chord over the test's bound: in [0, 1], a coarse rank of its
-   * distance that a one-place search compares before any exact distance (`NearHits`).
+   * `rank` is the waypoint's coarse rank (`rankOf`).
    */
-  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number, near: number) => void, within?: Int32Array): void {
+  scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number, rank: number) => void, within?: Int32Array): void {
     const { box } = cells
     const px = box.cosLat * Math.cos(box.lon * RAD)
     const py = box.cosLat * Math.sin(box.lon * RAD)
@@ -294,7 +302,7 @@ export class GeoGrid implements GridImage {
         const dy = xyz[3 * e + 1]! - py
         const dz = xyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, rankOf(d2, perLimit))
       }
       for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
         const e = link - 1
@@ -305,7 +313,7 @@ export class GeoGrid implements GridImage {
         const dy = addedXyz[3 * e + 1]! - py
         const dz = addedXyz[3 * e + 2]! - pz
         const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, d2 * perLimit)
+        if (d2 <= limit && (addedEnds[e]! & skipEnd) === 0) take(s, addedPos[e]!, d2 < sureLimit ? 1 : 0, rankOf(d2, perLimit))
       }
     }
   }

@@ -1,23 +1,19 @@
 import type { StopRun } from "./AlongGrid.js"
 import { bestSegment, distanceWithin } from "./bestSegment.js"
-import type { FlatBox } from "./GeoGrid.js"
+import { type FlatBox, RANKS } from "./GeoGrid.js"
 import { allSure, bitOf, firstPlace, NEAR, onlyOneSure, OVERFLOW, POSITIONS } from "./nearWord.js"
 import { HitList, PairRanks, UNDECIDED } from "./PairRanks.js"
 import { SlotSort } from "./SlotSort.js"
 
-// A one-place search also lists each hit's coarse rank: its squared chord over the scan's bound,
-// in 64 levels. Where a trip's nearest waypoint ranks two levels below every other it has near
+// A one-place search also lists each hit's coarse rank (`GeoGrid.rankOf`): its squared chord over
+// the scan's bound, in 64 levels. Where a trip's nearest waypoint ranks two levels below every other it has near
 // the place, it is the nearest: two levels are a gap in squared chord of at least 1/64 of the bound's, which the float32 unit
 // vectors' error (under 4.4e-7 chord radii) cannot bridge for any radius over 0.2 km (they are
 // 1 km at least), nor the haversine's rounding reverse. Its `ranked` word (kept where the other
 // place's word would be) is that waypoint's place in the trip, its rank and the next best rank.
-const RANK_BITS = 6
-const RANKS = 1 << RANK_BITS
 const RANKED = 1 << 18
 const NO_RANK = 127
 const rankedWord = (k: number, best: number, second: number): number => RANKED | k | (best << 4) | (second << 11)
-/** A hit's `near` in the search's levels. */
-const rankOf = (near: number): number => Math.min(RANKS - 1, Math.floor(near * RANKS))
 // A pair lists its hits' ranks too, in `PairRanks`, which may decide a candidate's segment.
 
 // A hit is a waypoint (`k` its place among the trip's waypoints, from `GeoGrid`) or a stop along
@@ -219,15 +215,15 @@ export class NearHits {
    * One place only: every trip found near it is a candidate. The hit is listed: its slot, and as
    * one number its rank (`near` in `RANKS` levels), its place in the trip and `sure`.
    */
-  private only = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
+  private only = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
     this.onlySide = side
-    this.list(slot, (rankOf(near) << 10) | (k << 1) | sure)
+    this.list(slot, (rank << 10) | (k << 1) | sure)
   }
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
-  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, near: number): void => {
+  private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
     this.marked[slot >>> 5]! |= 1 << (slot & 31)
-    this.marks.push(slot, (k << 1) | sure, rankOf(near), side)
+    this.marks.push(slot, (k << 1) | sure, rank, side)
   }
 
   /** Clears the bits a one-place scan of the stops along the road set (`stops`' `once`) through the listed hits. */
@@ -256,13 +252,13 @@ export class NearHits {
    * A pair, the other place: a marked trip found near it too is a candidate. The scan reports
    * marked trips only (`markedTrips`); the test here keeps the rule whole whoever scans.
    */
-  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, chord: number): void => {
+  private then = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
     const word = slot >>> 5
     const bit = 1 << (slot & 31)
     if ((this.marked[word]! & bit) === 0) return
     if ((this.cand[word]! & bit) === 0) this.candidate(slot)
     this.near[4 * slot + side - 1] |= bitOf(k, sure)
-    if (k < POSITIONS) this.pairRanks.listThen(slot, k, rankOf(chord), side)
+    if (k < POSITIONS) this.pairRanks.listThen(slot, k, rank, side)
   }
 
   /**
@@ -276,10 +272,10 @@ export class NearHits {
     return this.stopRuns[shape][side - 1]![once ? 1 : 0]!
   }
 
-  private onlyStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, near) => {
+  private onlyStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, rank) => {
     this.onlySide = side
     if (once) this.onceSet = true
-    const value = (rankOf(near) << 10) | sure
+    const value = (rank << 10) | sure
     const marked = this.marked
     for (let e = e0; e < e1; e++) {
       const s = slots[e]!
@@ -292,8 +288,7 @@ export class NearHits {
     }
   }
 
-  private markStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, near) => {
-    const rank = rankOf(near)
+  private markStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, rank) => {
     const { marked, marks } = this
     for (let e = e0; e < e1; e++) {
       const s = slots[e]!

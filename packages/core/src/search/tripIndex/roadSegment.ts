@@ -9,8 +9,6 @@ import type { TripColumns } from "./TripColumns.js"
  * than 256), its stop along the road `j` (the trip's `j`-th, in road order) as `ALONG_END + j`.
  */
 export const ALONG_END = 256
-/** `start * SEGMENT + end`: a segment of two ends (`ALONG_END + j` < 2^24), exact in a double. */
-export const SEGMENT = 2 ** 24
 /** A span (`NearHits.spanOf`) that bounds nothing: the scan reported one stop per trip, every stop is read. */
 export const ALL_STOPS = -1
 
@@ -52,8 +50,8 @@ export class MeetingPointDistances {
 
 /**
  * The segment a trip with stops along the road matches by (docs/API.md, Along the road) when no
- * pair of its waypoints (for one place, no waypoint) qualifies, as `a * SEGMENT + b` over its ends
- * (`ALONG_END`), or -1: the qualifying pair with the fewest ends along the road, then the least
+ * pair of its waypoints (for one place, no waypoint) qualifies: `segment` answers whether there is
+ * one, and leaves its ends (`ALONG_END`) in `start` and `end`. It is the qualifying pair with the fewest ends along the road, then the least
  * `dF[a] + dT[b]`, then the earliest in road order, `b` after `a` in road order and its position
  * (leg + fraction; waypoint k at k) greater. One place only: the stop along the road with the
  * smallest (distance, road order) key, to the last waypoint or from the first. The waypoints' own
@@ -68,8 +66,16 @@ export class MeetingPointDistances {
  * (one end along the road), and only then those of both (two). One place only, the stops of its
  * span are measured. Distances to meeting points are measured once per search. The scratch is
  * this object's, grown to the largest trip seen.
+ *
+ * The ends are left in fields rather than answered as one number: two ends do not fit a small
+ * integer, and a double answered by a call that is not inlined is boxed, a heap number per
+ * candidate.
  */
 export class RoadSegments {
+  /** The ends of the segment `segment` found. */
+  start = 0
+  end = 0
+
   // Per waypoint, its distances; per stop along the road, its (by place among the trip's).
   private wF = new Float64Array(256)
   private wT = new Float64Array(256)
@@ -123,7 +129,7 @@ export class RoadSegments {
     spanT: number,
     wordF: number,
     wordT: number
-  ): number {
+  ): boolean {
     const { wAlong, aMp, aLeg, aFrac } = t
     const a0 = wAlong[w0]!
     const stops = wAlong[w0 + last]! - a0
@@ -131,7 +137,7 @@ export class RoadSegments {
     if (from !== undefined && to !== undefined) return this.pair(t, w0, last, a0, stops, from, to, spanF, spanT, wordF, wordT)
     // One place: the stops of its span (none: 0), or all where the scan reported one per trip.
     const span = from !== undefined ? spanF : spanT
-    if (span === 0) return -1
+    if (span === 0) return false
     const lo = span === ALL_STOPS ? 0 : (span & 255) - 1
     const hi = span === ALL_STOPS || (span >>> 8) === 255 ? stops - 1 : (span >>> 8) - 1
     let best = Infinity
@@ -145,7 +151,7 @@ export class RoadSegments {
           at = j
         }
       }
-      return at < 0 ? -1 : (ALONG_END + at) * SEGMENT + last
+      return this.found(ALONG_END + at, last, at >= 0)
     }
     for (let j = lo; j <= hi; j++) {
       if (!(aLeg[a0 + j]! + aFrac[a0 + j]! > 0)) continue
@@ -155,7 +161,13 @@ export class RoadSegments {
         at = j
       }
     }
-    return at < 0 ? -1 : ALONG_END + at
+    return this.found(0, ALONG_END + at, at >= 0)
+  }
+
+  private found(start: number, end: number, found: boolean): boolean {
+    this.start = start
+    this.end = end
+    return found
   }
 
   private pair(
@@ -170,7 +182,7 @@ export class RoadSegments {
     spanT: number,
     wordF: number,
     wordT: number
-  ): number {
+  ): boolean {
     const { wAlong, aMp, aLeg, aFrac, wPlace } = t
     const { wF, wT, aF, aT } = this
     // The stops along the road near each place, by their place among the trip's (from 0 here;
@@ -181,9 +193,9 @@ export class RoadSegments {
     const hiF = spanF === 0 ? -1 : spanF === ALL_STOPS || (spanF >>> 8) === 255 ? stops - 1 : (spanF >>> 8) - 1
     const loT = spanT === 0 ? stops : spanT === ALL_STOPS ? 0 : (spanT & 255) - 1
     const hiT = spanT === 0 ? -1 : spanT === ALL_STOPS || (spanT >>> 8) === 255 ? stops - 1 : (spanT >>> 8) - 1
-    const orderOf = (j: number): number => j + aLeg[a0 + j]! + 1
-    const spanFirstF = loF <= hiF ? orderOf(loF) : Infinity
-    const spanLastT = loT <= hiT ? orderOf(hiT) : -1
+    // A stop's road-order index: its place among the stops, plus the waypoints up to its leg's.
+    const spanFirstF = loF <= hiF ? loF + aLeg[a0 + loF]! + 1 : Infinity
+    const spanLastT = loT <= hiT ? hiT + aLeg[a0 + hiT]! + 1 : -1
     // The waypoints near each place by the words (every one past a word's 15 places): the first
     // near `from` and the last near `to` bound the road order before a distance is measured, and
     // a trip that goes the other way even by them goes the other way.
@@ -195,7 +207,7 @@ export class RoadSegments {
     const kT = allT ? last : 31 - Math.clz32(nearT)
     const wordFirstF = allF || nearF !== 0 ? kF + wAlong[w0 + kF]! - a0 : Infinity
     const wordLastT = allT || nearT !== 0 ? kT + wAlong[w0 + kT]! - a0 : -1
-    if (Math.min(spanFirstF, wordFirstF) >= Math.max(spanLastT, wordLastT)) return -1
+    if (Math.min(spanFirstF, wordFirstF) >= Math.max(spanLastT, wordLastT)) return false
     // Again, by the waypoints within each radius only.
     let firstF = spanFirstF
     let lastT = spanLastT
@@ -216,31 +228,25 @@ export class RoadSegments {
         if (order > lastT) lastT = order
       }
     }
-    if (firstF >= lastT) return -1
-    const measure = (mp: MeetingPointDistances, lo: number, hi: number, out: Float64Array): void => {
-      for (let j = lo; j <= hi; j++) out[j] = mp.of(aMp[a0 + j]!)
-    }
+    if (firstF >= lastT) return false
     // One end along the road: a stop near one place needs a waypoint within the other's radius.
-    if (wayT) measure(this.mpF, loF, hiF, aF)
-    if (wayF) measure(this.mpT, loT, hiT, aT)
-    if (wayF || wayT) {
-      const one = this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)
-      if (one >= 0) return one
-    }
+    if (wayT) measure(this.mpF, aMp, a0, loF, hiF, aF)
+    if (wayF) measure(this.mpT, aMp, a0, loT, hiT, aT)
+    if ((wayF || wayT) && this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)) return true
     // Both ends along the road: none without stops near each place.
-    if (loF > hiF || loT > hiT) return -1
-    if (!wayT) measure(this.mpF, loF, hiF, aF)
-    if (!wayF) measure(this.mpT, loT, hiT, aT)
+    if (loF > hiF || loT > hiT) return false
+    if (!wayT) measure(this.mpF, aMp, a0, loF, hiF, aF)
+    if (!wayF) measure(this.mpT, aMp, a0, loT, hiT, aT)
     // Every stop of the `from` span before every stop of the `to` span, in road order and position
     // (the common case: the road passes one place, then the other): any two make a pair, and the
     // least sum is the least of each side's, found without listing the ends.
-    if (hiF < loT && aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < aLeg[a0 + loT]! + aFrac[a0 + loT]!) return apart(aF, loF, hiF, aT, loT, hiT)
+    if (hiF < loT && aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < aLeg[a0 + loT]! + aFrac[a0 + loT]!) return this.apart(loF, hiF, loT, hiT)
     return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 2, true, true)
   }
 
   /**
    * The qualifying pair with `ends` ends along the road (1 or 2) and the least distance sum, the
-   * earliest in road order on a tie, as `a * SEGMENT + b`, or -1. Each side's ends within its
+   * earliest in road order on a tie, into `start` and `end`; false when there is none. Each side's ends within its
    * radius are listed in road order first: its waypoints, and its stops along the road of its span
    * (`loF..hiF`, `loT..hiT`) when `alongF` (`alongT`) says their distances are written.
    */
@@ -256,7 +262,7 @@ export class RoadSegments {
     ends: 1 | 2,
     alongF: boolean,
     alongT: boolean
-  ): number {
+  ): boolean {
     const { wAlong, aFrac } = t
     const { wF, wT, aF, aT, fEnd, fOrder, fPos, fD, tEnd, tOrder, tPos, tD } = this
     let nf = 0
@@ -329,33 +335,43 @@ export class RoadSegments {
         by = b0
       }
     }
-    if (bx < 0) return -1
+    if (bx < 0) return false
     const wantAlong = (fEnd[bx]! >= ALONG_END) === (ends === 2)
     while (!((tEnd[by]! >= ALONG_END) === wantAlong && fD[bx]! + tD[by]! === best)) by++
-    return fEnd[bx]! * SEGMENT + tEnd[by]!
+    return this.found(fEnd[bx]!, tEnd[by]!, true)
+  }
+
+  /**
+   * `leastPair`'s answer with both ends along the road where every stop `loF..hiF` comes before
+   * every stop `loT..hiT` (so any two make a pair), from their distances (`aF`, `aT`; Infinity
+   * outside the radius): the least sum is the sum of the least of each side (the rounded sum is
+   * monotone in either term), its `from` end the earliest giving that sum with the least `to`
+   * distance, its `to` end the earliest giving it with that `from` end, as `leastPair` chooses them.
+   */
+  private apart(loF: number, hiF: number, loT: number, hiT: number): boolean {
+    const { aF, aT } = this
+    let minF = Infinity
+    for (let j = loF; j <= hiF; j++) if (aF[j]! < minF) minF = aF[j]!
+    let minT = Infinity
+    for (let j = loT; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
+    if (minF === Infinity || minT === Infinity) return false
+    const best = minF + minT
+    let x = loF
+    while (aF[x]! + minT !== best) x++
+    let y = loT
+    while (aF[x]! + aT[y]! !== best) y++
+    return this.found(ALONG_END + x, ALONG_END + y, true)
   }
 }
 
 /**
- * `leastPair`'s answer with both ends along the road where every stop `loF..hiF` comes before
- * every stop `loT..hiT` (so any two make a pair), from their distances (`aF`, `aT`; Infinity
- * outside the radius): the least sum is the sum of the least of each side (the rounded sum is
- * monotone in either term), its `from` end the earliest giving that sum with the least `to`
- * distance, its `to` end the earliest giving it with that `from` end, as `leastPair` chooses them.
+ * The distances of the stops `lo..hi` of the trip whose stops along the road begin at `a0`, into
+ * `out`. A function of the module, not a closure in `pair`: a closure is allocated at every call.
  */
-const apart = (aF: Float64Array, loF: number, hiF: number, aT: Float64Array, loT: number, hiT: number): number => {
-  let minF = Infinity
-  for (let j = loF; j <= hiF; j++) if (aF[j]! < minF) minF = aF[j]!
-  let minT = Infinity
-  for (let j = loT; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
-  if (minF === Infinity || minT === Infinity) return -1
-  const best = minF + minT
-  let x = loF
-  while (aF[x]! + minT !== best) x++
-  let y = loT
-  while (aF[x]! + aT[y]! !== best) y++
-  return (ALONG_END + x) * SEGMENT + ALONG_END + y
+const measure = (mp: MeetingPointDistances, aMp: Int32Array, a0: number, lo: number, hi: number, out: Float64Array): void => {
+  for (let j = lo; j <= hi; j++) out[j] = mp.of(aMp[a0 + j]!)
 }
+
 
 /** Leg and fraction of a segment end (`ALONG_END`) of the trip whose first waypoint is `w0`, the last `last`: waypoint k < last at (k, 0), the last at (last - 1, 1). */
 const legOf = (t: TripColumns, w0: number, last: number, end: number): number =>
