@@ -39,12 +39,17 @@ export class MeetingPointDistances {
     if (this.tag === 1) this.stamp.fill(0)
   }
 
+  // Small enough to be inlined at every call: a double answered by a call that is not inlined is
+  // boxed, and this is read at every stop of every candidate. The measuring, once per meeting point
+  // and search, is a call of its own.
   of(m: number): number {
-    if (this.stamp[m] === this.tag) return this.d[m]!
-    const d = distanceWithin(this.place, this.box!, m)
-    this.d[m] = d
+    if (this.stamp[m] !== this.tag) this.measure(m)
+    return this.d[m]!
+  }
+
+  private measure(m: number): void {
+    this.d[m] = distanceWithin(this.place, this.box!, m)
     this.stamp[m] = this.tag
-    return d
   }
 }
 
