@@ -142,8 +142,11 @@ export class NearHits {
     let bestK = 0
     let best = NO_RANK
     let second = NO_RANK
-    for (let h = 0; h < n; h++) {
-      const s = hits[h]!
+    // One pass more than the hits, its slot -1, writes the last run: in the loop rather than after
+    // it, because code after a loop compiled on stack replacement has no type feedback when that
+    // code is first reached, and the optimized code then was thrown away once per search (V8 11).
+    for (let h = 0; h <= n; h++) {
+      const s = h < n ? hits[h]! : -1
       if (s !== slot) {
         // A candidate is written at or before the first hit of its run: no hit is overwritten unread.
         if (slot >= 0) {
@@ -152,6 +155,7 @@ export class NearHits {
           near[4 * slot + 2 - side] = rankedWord(bestK, best, second)
           hits[c++] = slot
         }
+        if (s < 0) break
         slot = s
         word = 0
         span = 0
@@ -171,12 +175,6 @@ export class NearHits {
         best = rank
         bestK = k < POSITIONS ? k : POSITIONS
       } else if (rank < second) second = rank
-    }
-    if (slot >= 0) {
-      near[4 * slot + side - 1] = word
-      near[4 * slot + side + 1] = span
-      near[4 * slot + 2 - side] = rankedWord(bestK, best, second)
-      hits[c++] = slot
     }
     return hits.subarray(0, c)
   }
