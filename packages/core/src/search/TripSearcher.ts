@@ -85,16 +85,94 @@ export class TripSearcher {
     const candidates = near.candidates()
     const fromBox = fromCells?.box
     const toBox = toCells?.box
-    const dF = this.distF
-    const dT = this.distT
     this.roads.begin(t, fromBox, toBox)
 
     const pricer = new SegmentPricer(req)
     const facets = new FacetTally(req, this.dayTally, this.priceTally, pricer.unit)
-    const { nowMs, autoOnly, includeShort } = req
     const topSeats = req.withTopTrips ? Math.max(1, req.seats ?? 0) : Infinity
     const matches = this.matches
     matches.reset()
+    this.matchAll(candidates, fromBox, toBox, wideF, wideT, pricer, facets, req.nowMs, req.autoOnly, req.includeShort, topSeats)
+    const { full, lowest } = this
+
+    // A waypoint end is written by its waypoint's index, an end along the road `m{meeting point id}`.
+    const endLabel = (w0: number, end: number): string => (end < ALONG_END ? String(end) : `m${t.mpId[t.aMp[t.wAlong[w0]! + end - ALONG_END]!]}`)
+    const permanentId = (m: number): string => {
+      const slot = matches.slot[m]!
+      if (matches.i[m] === 0 && matches.j[m] === t.wpCount[slot]! - 1) return t.idOf(slot)
+      const w0 = t.wpStart[slot]!
+      return `${t.idOf(slot)}_${endLabel(w0, matches.i[m]!)}_${endLabel(w0, matches.j[m]!)}`
+    }
+    // Distances are recomputed for the few hits shown (the same call gives the same double)
+    // rather than kept for every match.
+    const hit = (m: number): SegmentHit => {
+      const w0 = t.wpStart[matches.slot[m]!]!
+      const i = matches.i[m]!
+      const j = matches.j[m]!
+      const a0 = t.wAlong[w0]! - ALONG_END
+      return {
+        id: t.idOf(matches.slot[m]!),
+        // A waypoint's index, or the waypoint before a stop along the road.
+        i: i < ALONG_END ? i : t.aLeg[a0 + i]!,
+        j: j < ALONG_END ? j : t.aLeg[a0 + j]!,
+        ...(i >= ALONG_END ? { fromStop: t.roadStop(w0, a0 + i) } : {}),
+        ...(j >= ALONG_END ? { toStop: t.roadStop(w0, a0 + j) } : {}),
+        ...(fromBox !== undefined ? { fromKm: endKm(t, w0, i, fromBox) } : {}),
+        ...(toBox !== undefined ? { toKm: endKm(t, w0, j, toBox) } : {})
+      }
+    }
+    const metres = (m: number): number => {
+      const slot = matches.slot[m]!
+      const w0 = t.wpStart[slot]!
+      const i = matches.i[m]!
+      const j = matches.j[m]!
+      if (i >= ALONG_END || j >= ALONG_END) return roadParts(t, w0, t.wpCount[slot]! - 1, i, j, t.legDist)
+      let d = 0
+      for (let w = w0 + i; w < w0 + j; w++) d += t.legDist[w]!
+      return d
+    }
+    const total = matches.size
+    const page = matches.page(req, permanentId)
+    const top = req.withTopTrips ? matches.top(metres, permanentId) : []
+    const trips = req.withTrips === true ? this.shown([...page, ...top].map((m) => matches.slot[m]!)) : undefined
+    return {
+      total,
+      fullTripsCount: full,
+      ...(total > 0 ? { lowestPriceMinor: lowest } : {}),
+      page: page.map(hit),
+      top: top.map(hit),
+      facets: facets.counts(),
+      ...(trips !== undefined ? { trips } : {})
+    }
+  }
+
+  /** What `matchAll` found besides the matches: the full trips among them, and the lowest price. */
+  private full = 0
+  private lowest = Infinity
+
+  /**
+   * The candidate loop: each candidate's segment, price and filters, into `matches` and the
+   * facets. A method of its own, with nothing after its loop but two stores: a long loop is
+   * compiled on stack replacement, and code after it in the same function, reached there with
+   * feedback that code lacks (a request of a shape not seen yet, an iterator result), had the
+   * optimized code thrown away once per wide search (V8 11).
+   */
+  private matchAll(
+    candidates: Int32Array,
+    fromBox: FlatBox | undefined,
+    toBox: FlatBox | undefined,
+    wideF: boolean,
+    wideT: boolean,
+    pricer: SegmentPricer,
+    facets: FacetTally,
+    nowMs: number,
+    autoOnly: boolean,
+    includeShort: boolean,
+    topSeats: number
+  ): void {
+    const { t, near, matches } = this
+    const dF = this.distF
+    const dT = this.distT
     let full = 0
     let lowest = Infinity
 
@@ -165,56 +243,8 @@ export class TripSearcher {
       if (seatsLeft === 0) full++
       if (price < lowest) lowest = price
     }
-
-    // A waypoint end is written by its waypoint's index, an end along the road `m{meeting point id}`.
-    const endLabel = (w0: number, end: number): string => (end < ALONG_END ? String(end) : `m${t.mpId[t.aMp[t.wAlong[w0]! + end - ALONG_END]!]}`)
-    const permanentId = (m: number): string => {
-      const slot = matches.slot[m]!
-      if (matches.i[m] === 0 && matches.j[m] === t.wpCount[slot]! - 1) return t.idOf(slot)
-      const w0 = t.wpStart[slot]!
-      return `${t.idOf(slot)}_${endLabel(w0, matches.i[m]!)}_${endLabel(w0, matches.j[m]!)}`
-    }
-    // Distances are recomputed for the few hits shown (the same call gives the same double)
-    // rather than kept for every match.
-    const hit = (m: number): SegmentHit => {
-      const w0 = t.wpStart[matches.slot[m]!]!
-      const i = matches.i[m]!
-      const j = matches.j[m]!
-      const a0 = t.wAlong[w0]! - ALONG_END
-      return {
-        id: t.idOf(matches.slot[m]!),
-        // A waypoint's index, or the waypoint before a stop along the road.
-        i: i < ALONG_END ? i : t.aLeg[a0 + i]!,
-        j: j < ALONG_END ? j : t.aLeg[a0 + j]!,
-        ...(i >= ALONG_END ? { fromStop: t.roadStop(w0, a0 + i) } : {}),
-        ...(j >= ALONG_END ? { toStop: t.roadStop(w0, a0 + j) } : {}),
-        ...(fromBox !== undefined ? { fromKm: endKm(t, w0, i, fromBox) } : {}),
-        ...(toBox !== undefined ? { toKm: endKm(t, w0, j, toBox) } : {})
-      }
-    }
-    const metres = (m: number): number => {
-      const slot = matches.slot[m]!
-      const w0 = t.wpStart[slot]!
-      const i = matches.i[m]!
-      const j = matches.j[m]!
-      if (i >= ALONG_END || j >= ALONG_END) return roadParts(t, w0, t.wpCount[slot]! - 1, i, j, t.legDist)
-      let d = 0
-      for (let w = w0 + i; w < w0 + j; w++) d += t.legDist[w]!
-      return d
-    }
-    const total = matches.size
-    const page = matches.page(req, permanentId)
-    const top = req.withTopTrips ? matches.top(metres, permanentId) : []
-    const trips = req.withTrips === true ? this.shown([...page, ...top].map((m) => matches.slot[m]!)) : undefined
-    return {
-      total,
-      fullTripsCount: full,
-      ...(total > 0 ? { lowestPriceMinor: lowest } : {}),
-      page: page.map(hit),
-      top: top.map(hit),
-      facets: facets.counts(),
-      ...(trips !== undefined ? { trips } : {})
-    }
+    this.full = full
+    this.lowest = lowest
   }
 
   /** The shown trips of these slots by id, or undefined if the index lacks what one of them shows. */
