@@ -239,7 +239,7 @@ export class TripSearcher {
 
       facets.matched(t.experience[slot]!, t.comfort[slot]!)
       matches.push(slot, bi, bj, price, utc)
-      if ((flags & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) matches.eligible.push(matches.size - 1)
+      if ((flags & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) matches.lastEligible()
       if (seatsLeft === 0) full++
       if (price < lowest) lowest = price
     }

@@ -199,7 +199,9 @@ export class AlongGrid implements AlongImage {
     const perLimit = 1 / limit
     const { xyz, start, slot, pos, head, next, added, addedPos } = this
     const built = Atomics.load(this.counts, BUILT)
-    for (const m of cells.mps) {
+    const { mps } = cells
+    for (let i = 0; i < mps.length; i++) {
+      const m = mps[i]!
       const dx = xyz[3 * m]! - px
       const dy = xyz[3 * m + 1]! - py
       const dz = xyz[3 * m + 2]! - pz

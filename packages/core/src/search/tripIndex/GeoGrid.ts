@@ -294,7 +294,9 @@ export class GeoGrid implements GridImage {
     const perLimit = 1 / limit
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
     const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
-    for (const key of cells.keys) {
+    const { keys } = cells
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
       for (let e = start[key]!, end = start[key + 1]!; e < end; e++) {
         const s = slot[e]!
         if (within !== undefined && (within[s >>> 5]! & (1 << (s & 31))) === 0) continue

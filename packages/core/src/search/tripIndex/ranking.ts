@@ -1,14 +1,16 @@
 import type { MatchRequest } from "../MatchRequest.js"
 
 /**
- * The first `k` items in `compare` order. A full sort when k is a large part of the input,
- * otherwise a bounded insertion into a sorted prefix, which is linear for small pages.
+ * The first `k` items in `compare` order, of the first `n` of `items` (all by default). A full sort
+ * when k is a large part of the input, otherwise a bounded insertion into a sorted prefix, which
+ * is linear for small pages.
  */
-export const selectSorted = (items: Array<number>, k: number, compare: (a: number, b: number) => number): Array<number> => {
+export const selectSorted = (items: ArrayLike<number>, k: number, compare: (a: number, b: number) => number, n = items.length): Array<number> => {
   if (k <= 0) return []
-  if (k * 8 >= items.length) return items.slice().sort(compare).slice(0, k)
+  if (k * 8 >= n) return Array.prototype.slice.call(items, 0, n).sort(compare).slice(0, k)
   const best: Array<number> = []
-  for (const item of items) {
+  for (let x = 0; x < n; x++) {
+    const item = items[x]!
     if (best.length === k && compare(item, best[k - 1]!) >= 0) continue
     let lo = 0
     let hi = best.length
@@ -38,14 +40,22 @@ export class Matches {
   utc = new Float64Array(1024)
   /** The segment's distance of each eligible match, filled by `top` (each is compared many times). */
   private metres = new Float64Array(1024)
-  /** Matches eligible as top trips, so that picking them reads no per-trip array again. */
-  eligible: Array<number> = []
+  /** Matches eligible as top trips (the first `eligibleCount`), so that picking them reads no per-trip array again. */
+  private eligible = new Int32Array(1024)
+  private eligibleCount = 0
+  /** The matches' numbers, which `page` orders (kept: a wide search has 100,000 matches). */
+  private order = new Int32Array(1024)
   size = 0
 
   /** Empties the matches for a new search. */
   reset(): void {
     this.size = 0
-    this.eligible = []
+    this.eligibleCount = 0
+  }
+
+  /** The match pushed last is eligible as a top trip. */
+  lastEligible(): void {
+    this.eligible[this.eligibleCount++] = this.size - 1
   }
 
   push(slot: number, i: number, j: number, price: number, utc: number): void {
@@ -70,7 +80,9 @@ export class Matches {
     this.j = copy(this.j, new Int32Array(n))
     this.price = copy(this.price, new Float64Array(n))
     this.utc = copy(this.utc, new Float64Array(n))
+    this.eligible = copy(this.eligible, new Int32Array(n))
     this.metres = new Float64Array(n)
+    this.order = new Int32Array(n)
   }
 
   /**
@@ -90,10 +102,10 @@ export class Matches {
         ? (a: number, b: number) => dir * (price[a]! - price[b]!) || utc[a]! - utc[b]! || byPid(a, b)
         : (a: number, b: number) => dir * (utc[a]! - utc[b]!) || price[a]! - price[b]! || byPid(a, b)
     const total = this.size
-    const order = new Array<number>(total)
+    const order = this.order
     for (let m = 0; m < total; m++) order[m] = m
     const end = Math.min(total, req.offset + req.limit)
-    return req.offset < end ? selectSorted(order, end, compare).slice(req.offset, end) : []
+    return req.offset < end ? selectSorted(order, end, compare, total).slice(req.offset, end) : []
   }
 
   /**
@@ -105,7 +117,8 @@ export class Matches {
   top(metres: (m: number) => number, pid: (m: number) => string): Array<number> {
     const { price, utc } = this
     const distance = this.metres
-    for (const m of this.eligible) distance[m] = metres(m)
+    const { eligible, eligibleCount } = this
+    for (let e = 0; e < eligibleCount; e++) distance[eligible[e]!] = metres(eligible[e]!)
     const byValue = (a: number, b: number): number => {
       const da = distance[a]!
       const db = distance[b]!
@@ -119,6 +132,6 @@ export class Matches {
       const pb = pid(b)
       return pa < pb ? -1 : pa > pb ? 1 : 0
     }
-    return selectSorted(this.eligible, 3, byValue).slice(0, 3)
+    return selectSorted(eligible, 3, byValue, eligibleCount).slice(0, 3)
   }
 }
