@@ -1,6 +1,6 @@
 import { haversineKm } from "../geo/haversine.js"
 import type { MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
-import { FacetTally, Tally } from "./tripIndex/facets.js"
+import { DAY_MS, dayOf, FacetTally, Tally } from "./tripIndex/facets.js"
 import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
 import { Matches } from "./tripIndex/ranking.js"
@@ -10,7 +10,7 @@ import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
 import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
 import { AlongGrid } from "./tripIndex/AlongGrid.js"
-import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts } from "./tripIndex/roadSegment.js"
+import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts, roadPrice } from "./tripIndex/roadSegment.js"
 
 /**
  * Past this radius, a place has the stops along the road near it reported once per trip: such a
@@ -230,12 +230,13 @@ export class TripSearcher {
           if (utc < nowMs) continue
           local = utc + t.aZone[a]! * 60_000
         }
-        net = Math.round(roadParts(t, w0, last, bi, bj, t.legPrice))
+        net = roadPrice(t, w0, last, bi, bj)
       }
 
       const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
       const seatsLeft = t.seatsLeft[slot]!
-      if (facets.check(seatsLeft, local, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
+      const day = dayOf(local)
+      if (facets.check(seatsLeft, day, local - day * DAY_MS, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
 
       facets.matched(t.experience[slot]!, t.comfort[slot]!)
       matches.push(slot, bi, bj, price, utc)

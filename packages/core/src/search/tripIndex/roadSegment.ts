@@ -400,6 +400,13 @@ export const roadParts = (t: TripColumns, w0: number, last: number, a: number, b
   return x
 }
 
+/**
+ * The net price of the segment from end `a` to end `b`: `roadParts` of the legs' prices, rounded
+ * to the minor unit. An integer, so that the search loop's call, not always inlined, answers it
+ * without boxing a double.
+ */
+export const roadPrice = (t: TripColumns, w0: number, last: number, a: number, b: number): number => Math.round(roadParts(t, w0, last, a, b, t.legPrice))
+
 /** The distance from `box`'s place to a segment end's: a waypoint's, or its stop along the road's meeting point's. */
 export const endKm = (t: TripColumns, w0: number, end: number, box: FlatBox): number => {
   if (end < ALONG_END) return haversineKm(box.lat, box.lon, t.wPlace[2 * (w0 + end)]!, t.wPlace[2 * (w0 + end) + 1]!)
