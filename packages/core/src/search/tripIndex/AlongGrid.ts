@@ -4,9 +4,9 @@ import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 /**
  * What `AlongGrid.scanNear` gives the stops at one meeting point that passed the chord test to: its
  * built stops `e0..e1-1` of `slots` and `pos` (trip slot, place among the trip's stops along the
- * road), or one arena stop the same way, with the meeting point's `sure` and `rank` (`rankOf`). One call per
- * meeting point rather than per stop, so that each of the search's ways of taking them (`NearHits`)
- * runs its own loop.
+ * road), or one arena stop the same way, with the meeting point's `sure` and `rank` (`rankOf`).
+ * One call per meeting point rather than per stop, so that each of the search's ways of taking them
+ * (`NearHits`) runs its own loop.
  */
 export type StopRun = (slots: Int32Array, pos: Uint8Array, e0: number, e1: number, sure: number, rank: number) => void
 /** Meeting points added to the table since the last build, each tested on every search, before the next build. */

@@ -211,7 +211,7 @@ export class NearHits {
 
   /**
    * One place only: every trip found near it is a candidate. The hit is listed: its slot, and as
-   * one number its rank (`near` in `RANKS` levels), its place in the trip and `sure`.
+   * one number its rank (`GeoGrid.rankOf`), its place in the trip and `sure`.
    */
   private only = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
     this.onlySide = side
