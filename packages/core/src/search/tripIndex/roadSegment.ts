@@ -58,8 +58,8 @@ export class MeetingPointDistances {
  * pair of its waypoints (for one place, no waypoint) qualifies: `segment` answers whether there is
  * one, and leaves its ends (`ALONG_END`) in `start` and `end`. It is the qualifying pair with the
  * fewest ends along the road, then the least `dF[a] + dT[b]`, then the earliest in road order, `b`
- * after `a` in road order and its position
- * (leg + fraction; waypoint k at k) greater. One place only: the stop along the road with the
+ * after `a` in road order and its position (leg + fraction; waypoint k at k) greater. One place
+ * only: the stop along the road with the
  * smallest (distance, road order) key, to the last waypoint or from the first. The waypoints' own
  * rule (`NearHits.segmentOf`) has settled the segments without an end along the road.
  *
