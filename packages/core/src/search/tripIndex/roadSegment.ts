@@ -59,9 +59,9 @@ export class MeetingPointDistances {
  * one, and leaves its ends (`ALONG_END`) in `start` and `end`. It is the qualifying pair with the
  * fewest ends along the road, then the least `dF[a] + dT[b]`, then the earliest in road order, `b`
  * after `a` in road order and its position (leg + fraction; waypoint k at k) greater. One place
- * only: the stop along the road with the
- * smallest (distance, road order) key, to the last waypoint or from the first. The waypoints' own
- * rule (`NearHits.segmentOf`) has settled the segments without an end along the road.
+ * only: the stop along the road with the smallest (distance, road order) key, to the last
+ * waypoint or from the first. The waypoints' own rule (`NearHits.segmentOf`) has settled the
+ * segments without an end along the road.
  *
  * Only the stops and waypoints the grid found near each place can be within its radius: `spanF`
  * and `spanT` (`NearHits.spanOf`, `first | last << 8` of their places among the trip's stops
