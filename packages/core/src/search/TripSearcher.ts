@@ -1,6 +1,6 @@
 import { haversineKm } from "../geo/haversine.js"
 import type { MatchRequest, MatchResult, SegmentHit } from "./MatchRequest.js"
-import { DAY_MS, dayOf, FacetTally, Tally } from "./tripIndex/facets.js"
+import { dayOf, FacetTally, msInDay, Tally } from "./tripIndex/facets.js"
 import { type FlatBox, flatBox, GeoGrid } from "./tripIndex/GeoGrid.js"
 import type { IndexImage } from "./tripIndex/IndexImage.js"
 import { Matches } from "./tripIndex/ranking.js"
@@ -170,7 +170,7 @@ export class TripSearcher {
     includeShort: boolean,
     topSeats: number
   ): void {
-    const { t, near, matches } = this
+    const { t, near, matches, roads } = this
     const dF = this.distF
     const dT = this.distT
     let full = 0
@@ -205,7 +205,6 @@ export class TripSearcher {
         // The chord test let through a waypoint just outside the radius, and nothing else matched;
         // or the trip's stops along the road may.
         if ((flags & FLAG_ROAD) === 0) continue
-        const roads = this.roads
         const road = roads.segment(
           t,
           w0,
@@ -236,7 +235,7 @@ export class TripSearcher {
       const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
       const seatsLeft = t.seatsLeft[slot]!
       const day = dayOf(local)
-      if (facets.check(seatsLeft, day, local - day * DAY_MS, price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
+      if (facets.check(seatsLeft, day, msInDay(local, day), price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
 
       facets.matched(t.experience[slot]!, t.comfort[slot]!)
       matches.push(slot, bi, bj, price, utc)

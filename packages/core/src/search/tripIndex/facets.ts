@@ -1,6 +1,6 @@
 import type { FacetCounts, MatchRequest } from "../MatchRequest.js"
 
-export const DAY_MS = 86_400_000
+const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
 // Filter bits: a trip failing exactly one faceted filter still counts in that facet (docs/API.md, Facets).
@@ -15,18 +15,20 @@ const yyyymmdd = (day: number): number => {
   return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate()
 }
 
-/**
- * The hour (0-23) of a local epoch-ms instant on its day (`day`, whole days since the epoch): its
- * time since the start of that day, in whole hours. Without `%`, which V8 compiles for doubles to a
- * call of C's fmod (this runs once per candidate).
- */
-const hourOn = (local: number, day: number): number => Math.floor((local - day * DAY_MS) / HOUR_MS)
-
 /** The day of a local epoch-ms instant: whole days since the epoch. */
 export const dayOf = (local: number): number => Math.floor(local / DAY_MS)
 
+/**
+ * The milliseconds of a local epoch-ms instant since the start of its day (`day`, `dayOf`'s).
+ * Without `%`, which V8 compiles for doubles to a call of C's fmod (this runs once per candidate).
+ */
+export const msInDay = (local: number, day: number): number => local - day * DAY_MS
+
+/** The hour (0-23) of a time of day in milliseconds (`msInDay`'s). */
+const hourIn = (inDay: number): number => Math.floor(inDay / HOUR_MS)
+
 /** The hour (0-23) of a local epoch-ms instant. */
-export const localHour = (local: number): number => hourOn(local, dayOf(local))
+export const localHour = (local: number): number => hourIn(msInDay(local, dayOf(local)))
 
 /**
  * Counts per integer key, for one search at a time: keys in [0, size) go to a typed array kept
@@ -111,14 +113,14 @@ export class FacetTally {
 
   /**
    * Tests the filters and counts the segment in the facets it belongs to; 0 means it matches. Its
-   * local departure comes as its day (`dayOf`) and the milliseconds since that day began, two small
-   * integers, rather than as the instant: the search loop's call is not always inlined, and an
+   * local departure comes as its day (`dayOf`) and the milliseconds since that day began
+   * (`msInDay`), two small integers, rather than as the instant: the search loop's call is not always inlined, and an
    * instant (a double past the small integers) is then boxed at every candidate.
    */
   check(seatsLeft: number, day: number, inDay: number, price: number, photo: boolean): number {
     // The departure's instant (an integer of milliseconds: exact), and `localHour`.
     const local = day * DAY_MS + inDay
-    const hour = Math.floor(inDay / HOUR_MS)
+    const hour = hourIn(inDay)
     let mask = 0
     if (seatsLeft < this.seatsMin) mask |= F_SEATS
     if (local < this.localFrom || local > this.localTo) mask |= F_DATE
