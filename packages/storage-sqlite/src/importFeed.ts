@@ -71,11 +71,13 @@ export const importFeed = async (
   const meetingPoints = activeMeetingPoints(db)
   const cacheSize = db.pragma("cache_size", { simple: true }) as number
   db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`)
+  const stored = db.prepare("SELECT count(*) FROM trips").pluck().get() as number
+  const journal = stored === 0 ? intoRollbackJournal(db) : undefined
   db.exec("BEGIN IMMEDIATE")
   let seq = currentSeq(db)
   let changed = 0
   // Readers see the index as it was until the commit (WAL), and a rollback restores it.
-  const bulkAfter = Math.max(options.bulkRows ?? BULK_ROWS, db.prepare("SELECT count(*) FROM trips").pluck().get() as number)
+  const bulkAfter = Math.max(options.bulkRows ?? BULK_ROWS, stored)
   let bulk = false
   try {
     // The stops along the road come worked out with each row, from the decode threads.
@@ -111,5 +113,47 @@ export const importFeed = async (
     throw e
   } finally {
     db.pragma(`cache_size = ${cacheSize}`)
+    if (journal !== undefined) backToWal(db, journal)
   }
+}
+
+/** What `intoRollbackJournal` changed, for `backToWal`. */
+interface JournalSwitch {
+  readonly synchronous: number
+}
+
+/**
+ * An import into a store without trips runs in a rollback journal rather than the WAL, when no
+ * other connection has the store open (leaving WAL mode needs the store alone; otherwise the
+ * import stays in WAL, as any other). In WAL mode every page of the new rows is written to the
+ * WAL, read back at the commit and written again into the store at the checkpoint: at 1,000,000
+ * trips with roads, a 7 GB store, the commit and checkpoint took a third of the import
+ * (docs/PERFORMANCE.md, Import). A rollback journal keeps only the pages the store had before,
+ * and a store without trips has few: the new pages are written once, into the store file. The
+ * import stays all or nothing (a bad line rolls back through the journal) and, with
+ * `synchronous = FULL` meanwhile, safe from a crash as the WAL is.
+ */
+const intoRollbackJournal = (db: SqliteDatabase): JournalSwitch | undefined => {
+  if (db.memory || (db.pragma("journal_mode", { simple: true }) as string) !== "wal") return undefined
+  const synchronous = db.pragma("synchronous", { simple: true }) as number
+  const busyTimeout = db.pragma("busy_timeout", { simple: true }) as number
+  let mode: unknown
+  // Another connection holds the store: not worth waiting for, the import stays in WAL.
+  db.pragma("busy_timeout = 0")
+  try {
+    mode = db.pragma("journal_mode = DELETE", { simple: true })
+  } catch {
+    mode = undefined
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`)
+  }
+  if (mode !== "delete") return undefined
+  db.pragma("synchronous = FULL")
+  return { synchronous }
+}
+
+/** The store back in WAL mode after `intoRollbackJournal`, with its `synchronous` setting. */
+const backToWal = (db: SqliteDatabase, journal: JournalSwitch): void => {
+  db.pragma(`synchronous = ${journal.synchronous}`)
+  db.pragma("journal_mode = WAL")
 }

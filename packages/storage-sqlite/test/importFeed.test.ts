@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { writeFileSync } from "node:fs"
+import { existsSync, statSync, writeFileSync } from "node:fs"
 import { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { importFeed, makeSqliteTripStore, openDatabase, type SqliteDatabase } from "../src/index.js"
@@ -121,5 +121,55 @@ describe("a bulk import (more rows than the store held) builds the scan's coveri
     expect(result.ok).toBe(false)
     expect(snapshot(db)).toEqual(rows)
     expect(scanPlan(db).join(" ")).toContain("COVERING INDEX trips_scan")
+  })
+})
+
+describe("an import into a store without trips writes its pages once, into the store file", () => {
+  const trips = Array.from({ length: 300 }, (_, k) => tripInput(`f${k}`))
+  const walBytes = () => {
+    try {
+      return statSync(tmp.path("store.db-wal")).size
+    } catch {
+      return 0
+    }
+  }
+
+  it("in a rollback journal, the store back in WAL mode afterwards, its rows there for another connection", async () => {
+    expect(await importFeed(db, feed(trips).split("\n"))).toMatchObject({ ok: true, imported: 300 })
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
+    expect(db.pragma("synchronous", { simple: true })).toBe(1)
+    // The rows went to the store file, not to the WAL (an import in WAL mode leaves them there
+    // until a checkpoint: the test below).
+    expect(walBytes()).toBeLessThan(64 * 1024)
+    expect(existsSync(tmp.path("store.db-journal"))).toBe(false)
+    const reader = openDatabase(tmp.path("store.db"), { readonly: true })
+    try {
+      expect(snapshot(reader)).toEqual(snapshot(db))
+    } finally {
+      reader.close()
+    }
+  })
+
+  it("all or nothing there too: a bad line leaves the store without trips, in WAL mode", async () => {
+    const result = await importFeed(db, [...feed(trips).split("\n"), "{not json"])
+    expect(result.ok).toBe(false)
+    expect(snapshot(db)).toEqual([])
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
+    expect(existsSync(tmp.path("store.db-journal"))).toBe(false)
+  })
+
+  it("in WAL mode when another connection has the store open, without waiting for it", async () => {
+    const reader = openDatabase(tmp.path("store.db"), { readonly: true })
+    try {
+      expect(snapshot(reader)).toEqual([])
+      const t0 = performance.now()
+      expect(await importFeed(db, feed(trips).split("\n"))).toMatchObject({ ok: true, imported: 300 })
+      expect(performance.now() - t0).toBeLessThan(4000)
+      expect(walBytes()).toBeGreaterThan(64 * 1024)
+      expect(snapshot(reader)).toEqual(snapshot(db))
+      expect(db.pragma("busy_timeout", { simple: true })).toBe(5000)
+    } finally {
+      reader.close()
+    }
   })
 })
