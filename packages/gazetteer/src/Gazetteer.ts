@@ -58,13 +58,25 @@ export class Gazetteer {
 
   /** `sharedForNames` over given cities and translations. */
   static forNames(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries>): Gazetteer {
-    const translated = new Gazetteer(
-      cities.filter((c) => names.has(c.id)),
-      CITY_ALIASES,
-      names
-    )
     const aliases = new Map(CITY_ALIASES.map((a) => [a.cityId, a.aliases]))
-    const sharesAName = (c: GazetteerCity) => [c.name, ...(aliases.get(c.id) ?? [])].some((n) => translated.candidates(n).length > 0)
+    // Every name a translated city answers to in input (see the constructor), normalized.
+    const translatedNames = new Set<string>()
+    const answersTo = (name: string) => {
+      const key = normalizeName(name)
+      if (key !== "") translatedNames.add(key)
+    }
+    const translated = new Set<number>()
+    for (const city of cities) {
+      const entries = names.get(city.id)
+      if (entries === undefined) continue
+      translated.add(city.id)
+      answersTo(city.name)
+      for (const entry of entries) if (entry !== "") answersTo(entry)
+      const serbian = entries[SERBIAN]
+      if (serbian !== undefined && serbian !== "") answersTo(serbianToLatin(serbian))
+    }
+    for (const alias of CITY_ALIASES) if (translated.has(alias.cityId)) for (const name of alias.aliases) answersTo(name)
+    const sharesAName = (c: GazetteerCity) => [c.name, ...(aliases.get(c.id) ?? [])].some((n) => translatedNames.has(normalizeName(n)))
     return new Gazetteer(
       cities.filter((c) => names.has(c.id) || sharesAName(c)),
       CITY_ALIASES,

@@ -7,11 +7,19 @@ const FOLDS: Readonly<Record<string, string>> = {
 }
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join("")}]`, "gu")
 
+const ASCII = /^[\x00-\x7f]*$/
+
 /**
  * The form two place names are compared in: case-, accent- and punctuation-insensitive.
  * "Saint-Étienne", "saint etienne" and "SAINT ÉTIENNE!" all give "saint etienne".
  */
 export const normalizeName = (text: string): string =>
+  // ASCII text has no marks, nothing to fold and no modifier letters: `normalizeAnyName`'s answer
+  // without decomposing it (seven names in ten of GeoNames'; tested against it on all of them).
+  ASCII.test(text) ? text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim() : normalizeAnyName(text)
+
+/** `normalizeName` by its general rule, whatever the text's characters. */
+export const normalizeAnyName = (text: string): string =>
   text
     .toLowerCase()
     .normalize("NFD")

@@ -336,6 +336,14 @@ describe("suggest against a brute force", () => {
 })
 
 describe("the workers' gazetteer (sharedForNames) names places as the whole one does", () => {
+  it("holds the translated cities and exactly those that share a name with one", () => {
+    const cities = loadCities()
+    const names = loadCityNames(cities)
+    const sharesAName = (c: (typeof cities)[number]) => gazetteer.namesOf(c).some((n) => gazetteer.candidates(n).some((o) => names.has(o.id)))
+    const expected = cities.filter((c) => names.has(c.id) || sharesAName(c)).map((c) => c.id)
+    expect(Gazetteer.forNames(cities, names).cities.map((c) => c.id)).toEqual(expected)
+  })
+
   it("for every name of every translated city, at its coordinates, in every locale", () => {
     const cities = loadCities()
     const names = loadCityNames(cities)

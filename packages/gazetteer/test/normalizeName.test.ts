@@ -1,5 +1,8 @@
+import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { normalizeName } from "../src/normalizeName.js"
+import { loadCityNames } from "../src/cityNames.js"
+import { loadCities } from "../src/loadCities.js"
+import { normalizeAnyName, normalizeName } from "../src/normalizeName.js"
 
 describe("normalizeName", () => {
   it("ignores case, accents and punctuation", () => {
@@ -27,5 +30,18 @@ describe("normalizeName", () => {
 
   it("gives the empty string for punctuation only", () => {
     expect(normalizeName(" ,-' ")).toBe("")
+  })
+
+  it("answers ASCII text as the general rule does: every name of GeoNames, and any ASCII string", () => {
+    const cities = loadCities()
+    const all = [...cities.map((c) => c.name), ...[...loadCityNames(cities).values()].flat()]
+    const differ = all.filter((name) => normalizeName(name) !== normalizeAnyName(name))
+    expect(differ).toEqual([])
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 40 }), (text) => {
+        expect(normalizeName(text)).toBe(normalizeAnyName(text))
+      }),
+      { numRuns: 5000 }
+    )
   })
 })
