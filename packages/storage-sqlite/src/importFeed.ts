@@ -127,7 +127,7 @@ interface JournalSwitch {
  * other connection has the store open (leaving WAL mode needs the store alone; otherwise the
  * import stays in WAL, as any other). In WAL mode every page of the new rows is written to the
  * WAL, read back at the commit and written again into the store at the checkpoint: at 1,000,000
- * trips with roads, a 7 GB store, the commit and checkpoint took a third of the import
+ * trips with roads, a 7 GB store, that took about a quarter of the import
  * (docs/PERFORMANCE.md, Import). A rollback journal keeps only the pages the store had before,
  * and a store without trips has few: the new pages are written once, into the store file. The
  * import stays all or nothing (a bad line rolls back through the journal) and, with
@@ -152,8 +152,16 @@ const intoRollbackJournal = (db: SqliteDatabase): JournalSwitch | undefined => {
   return { synchronous }
 }
 
-/** The store back in WAL mode after `intoRollbackJournal`, with its `synchronous` setting. */
+/**
+ * The store back in WAL mode after `intoRollbackJournal`, with its `synchronous` setting. Never
+ * throws: the import's outcome is settled by now, and a store that another connection keeps from
+ * going back (after the busy timeout) is in WAL mode again at its next opening (`openDatabase`).
+ */
 const backToWal = (db: SqliteDatabase, journal: JournalSwitch): void => {
   db.pragma(`synchronous = ${journal.synchronous}`)
-  db.pragma("journal_mode = WAL")
+  try {
+    db.pragma("journal_mode = WAL")
+  } catch {
+    // Left in the rollback journal until the next opening.
+  }
 }
