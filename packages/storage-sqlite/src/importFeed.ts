@@ -131,7 +131,10 @@ interface JournalSwitch {
  * (docs/PERFORMANCE.md, Import). A rollback journal keeps only the pages the store had before,
  * and a store without trips has few: the new pages are written once, into the store file. The
  * import stays all or nothing (a bad line rolls back through the journal) and, with
- * `synchronous = FULL` meanwhile, safe from a crash as the WAL is.
+ * `synchronous = FULL` meanwhile, safe from a crash as the WAL is. The import then has the store
+ * to itself: a connection that opens it meanwhile may read it as it was (until the page cache
+ * spills) but cannot write, nor set WAL mode, so `openDatabase` fails with "database is locked"
+ * (a server started on the new store before the import ends; docs/PERFORMANCE.md, Import).
  */
 const intoRollbackJournal = (db: SqliteDatabase): JournalSwitch | undefined => {
   if (db.memory || (db.pragma("journal_mode", { simple: true }) as string) !== "wal") return undefined
