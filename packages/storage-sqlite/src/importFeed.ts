@@ -76,7 +76,8 @@ export const importFeed = async (
   db.exec("BEGIN IMMEDIATE")
   let seq = currentSeq(db)
   let changed = 0
-  // Readers see the index as it was until the commit (WAL), and a rollback restores it.
+  // Readers see the index as it was until the commit (WAL; a new store's first import has the
+  // store to itself, see intoRollbackJournal), and a rollback restores it.
   const bulkAfter = Math.max(options.bulkRows ?? BULK_ROWS, stored)
   let bulk = false
   try {
