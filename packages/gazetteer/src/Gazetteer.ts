@@ -20,6 +20,17 @@ export const LOCAL_NAME_RADIUS_KM = 30
 const LOCAL_NAME_MEMO = 100_000
 const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
 
+/** Every name of a city for input: its GeoNames name, its aliases, its catalogue entries, Serbian in Latin too. */
+const inputNames = (name: string, aliases: ReadonlyArray<string>, entries: CityNameEntries | undefined): Array<string> => {
+  const serbian = entries?.[SERBIAN]
+  return [
+    name,
+    ...aliases,
+    ...(entries ?? []).filter((e) => e !== ""),
+    ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])
+  ]
+}
+
 interface PlaceSeen {
   readonly lat: number
   readonly lon: number
@@ -59,23 +70,16 @@ export class Gazetteer {
   /** `sharedForNames` over given cities and translations. */
   static forNames(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries>): Gazetteer {
     const aliases = new Map(CITY_ALIASES.map((a) => [a.cityId, a.aliases]))
-    // Every name a translated city answers to in input (see the constructor), normalized.
+    // Every name a translated city answers to in input, normalized.
     const translatedNames = new Set<string>()
-    const answersTo = (name: string) => {
-      const key = normalizeName(name)
-      if (key !== "") translatedNames.add(key)
-    }
-    const translated = new Set<number>()
     for (const city of cities) {
       const entries = names.get(city.id)
       if (entries === undefined) continue
-      translated.add(city.id)
-      answersTo(city.name)
-      for (const entry of entries) if (entry !== "") answersTo(entry)
-      const serbian = entries[SERBIAN]
-      if (serbian !== undefined && serbian !== "") answersTo(serbianToLatin(serbian))
+      for (const name of inputNames(city.name, aliases.get(city.id) ?? [], entries)) {
+        const key = normalizeName(name)
+        if (key !== "") translatedNames.add(key)
+      }
     }
-    for (const alias of CITY_ALIASES) if (translated.has(alias.cityId)) for (const name of alias.aliases) answersTo(name)
     const sharesAName = (c: GazetteerCity) => [c.name, ...(aliases.get(c.id) ?? [])].some((n) => translatedNames.has(normalizeName(n)))
     return new Gazetteer(
       cities.filter((c) => names.has(c.id) || sharesAName(c)),
@@ -139,14 +143,7 @@ export class Gazetteer {
 
   /** Every name of a city for input: the GeoNames name, aliases, catalogue entries, Serbian in Latin. */
   namesOf(city: GazetteerCity): ReadonlyArray<string> {
-    const entries = this.names.get(city.id) ?? []
-    const serbian = entries[SERBIAN]
-    return [
-      city.name,
-      ...(this.aliasesOf.get(city.id) ?? []),
-      ...entries.filter((e) => e !== ""),
-      ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])
-    ]
+    return inputNames(city.name, this.aliasesOf.get(city.id) ?? [], this.names.get(city.id))
   }
 
   /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
