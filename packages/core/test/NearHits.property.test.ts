@@ -40,13 +40,17 @@ const expected = (first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefi
   return { slots, a, b }
 }
 
-type Shape = "only" | "mark" | "then"
+type Shape = "only" | "mark" | "then" | "span"
 const callbacks = (near: NearHits, shape: Shape, side: 1 | 2) =>
-  shape === "only" ? (side === 1 ? near.onlyFrom : near.onlyTo) : shape === "mark" ? (side === 1 ? near.markFrom : near.markTo) : side === 1 ? near.thenFrom : near.thenTo
+  shape === "only" ? (side === 1 ? near.onlyFrom : near.onlyTo)
+  : shape === "mark" ? (side === 1 ? near.markFrom : near.markTo)
+  : shape === "then" ? (side === 1 ? near.thenFrom : near.thenTo)
+  : () => {} // the walk again for spans takes stops only
 
 /**
  * `list`'s hits given as the two scans give them: a waypoint to `GeoGrid.scanNear`'s callback, a run
- * of consecutive stops along the road as `AlongGrid.scanNear` gives one meeting point's stops.
+ * of consecutive stops along the road as `AlongGrid.scanNear` gives one meeting point's stops
+ * (`span`: the stops only, as the searcher walks a pair's first place again).
  */
 const scan = (near: NearHits, shape: Shape, side: 1 | 2, list: ReadonlyArray<Hit>): void => {
   const take = callbacks(near, shape, side)
@@ -74,6 +78,7 @@ const search = (near: NearHits, firstSide: 1 | 2, first: ReadonlyArray<Hit>, sec
   else {
     scan(near, "mark", firstSide, first)
     scan(near, "then", otherSide, second)
+    scan(near, "span", firstSide, first)
   }
   return [...near.candidates()]
 }
@@ -82,8 +87,10 @@ const searchSpec = fc.record({
   firstSide: fc.constantFrom(1 as const, 2 as const),
   first: hits,
   second: fc.option(hits, { nil: undefined }),
-  // A search that stops after its scans (a throw), before asking its candidates.
-  abandoned: fc.boolean()
+  // A search that stops after its scans (a throw), before asking its candidates; a pair's, before
+  // or after its first place's walk again.
+  abandoned: fc.boolean(),
+  spanned: fc.boolean()
 })
 
 describe("NearHits (the scan's hits per candidate trip)", () => {
@@ -91,11 +98,12 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
     fc.assert(
       fc.property(fc.array(searchSpec, { minLength: 1, maxLength: 8 }), (searches) => {
         const near = new NearHits()
-        for (const { firstSide, first, second, abandoned } of searches) {
+        for (const { firstSide, first, second, abandoned, spanned } of searches) {
           if (abandoned) {
             near.begin(SLOTS)
             scan(near, second === undefined ? "only" : "mark", firstSide, first)
             if (second !== undefined) scan(near, "then", firstSide === 1 ? 2 : 1, second)
+            if (second !== undefined && spanned) scan(near, "span", firstSide, first)
             continue
           }
           const got = search(near, firstSide, first, second)

@@ -69,11 +69,13 @@ export class TripSearcher {
         along.scanNear(fromAlong!, lastSlot, near.stops("mark", 1, wideF))
         grid.scanNear(toCells, "first", seen, near.thenTo, near.markedTrips)
         along.scanNear(toAlong!, lastSlot, near.stops("then", 2, wideT))
+        if (!wideF) along.scanNear(fromAlong!, lastSlot, near.stops("span", 1, false))
       } else {
         grid.scanNear(toCells, "first", seen, near.markTo)
         along.scanNear(toAlong!, lastSlot, near.stops("mark", 2, wideT))
         grid.scanNear(fromCells, "last", seen, near.thenFrom, near.markedTrips)
         along.scanNear(fromAlong!, lastSlot, near.stops("then", 1, wideF))
+        if (!wideT) along.scanNear(toAlong!, lastSlot, near.stops("span", 2, false))
       }
     } else if (fromCells !== undefined) {
       grid.scanNear(fromCells, "last", seen, near.onlyFrom)

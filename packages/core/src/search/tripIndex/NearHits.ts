@@ -43,9 +43,11 @@ const widen = (span: number, k: number): number =>
  * and the list sorted by slot (`SlotSort`): its runs are the candidates, in slot order, and each
  * run's words are written once, in that order.
  * For a pair, the place scanned first sets its trips' bits in a bitset (`marked`, 125 KB at 1M
- * trips: it stays in the cache) and lists its hits; the second place's hits on marked trips make
- * the candidates (`cand`), and the first place's listed hits are added to the candidates' words at
- * the end. Both bitsets are cleared through the lists that set them, so nothing is cleared whole.
+ * trips: it stays in the cache) and lists its waypoint hits; the second place's hits on marked
+ * trips make the candidates (`cand`), the first place's listed hits are added to the candidates'
+ * words at the end, and its stops along the road are walked again for the candidates' spans
+ * (`stops("span")`). Both bitsets are cleared through the lists that set them (for the stops',
+ * the words they set), so nothing is cleared whole.
  */
 export class NearHits {
   /**
@@ -71,14 +73,20 @@ export class NearHits {
    */
   private marked = new Int32Array(0)
   private cand = new Int32Array(0)
-  /** The hits of the place of a pair scanned first: slot, its place in the trip and sure (`k << 1 | sure`), and its rank. */
+  /** The waypoint hits of the place of a pair scanned first: slot, its place in the trip and sure (`k << 1 | sure`), and its rank. */
   private readonly marks = new HitList()
+  /**
+   * The words of `marked` its stops along the road set from 0 (a pair's first place): cleared
+   * through this list, since those hits are not listed (`markStops`).
+   */
+  private dirty = new Int32Array(1024)
+  private dirtyCount = 0
   private readonly pairRanks = new PairRanks()
 
   /** Starts a search over an index of `slots` slots. */
   begin(slots: number): void {
     // A search that stopped between its scans and its candidates (a throw) left its bits set.
-    if (this.marks.count > 0) this.clearBits()
+    if (this.marks.count > 0 || this.dirtyCount > 0) this.clearBits()
     if (this.onceSet) this.clearOnce()
     if (this.near.length < 4 * slots) {
       this.near = new Int32Array(4 * slots)
@@ -122,6 +130,7 @@ export class NearHits {
   candidates(): Int32Array {
     if (this.onlySide !== 0) return this.joinOnly(this.onlySide)
     if (this.marks.count > 0) this.joinMarks()
+    this.clearBits()
     this.sorter.sort(this.found, this.count, this.slotBits)
     return this.found.subarray(0, this.count)
   }
@@ -180,8 +189,8 @@ export class NearHits {
   }
 
   /**
-   * A pair's end: the first place's hits added to the words of the candidates, with ranks listed
-   * each candidate's row of ranks filled from both places' hits, both bitsets cleared.
+   * A pair's end: the first place's waypoint hits added to the words of the candidates, with
+   * ranks listed each candidate's row of ranks filled from both places' hits.
    */
   private joinMarks(): void {
     const { near, cand, marks } = this
@@ -192,21 +201,18 @@ export class NearHits {
       const slot = markSlot[m]!
       if ((cand[slot >>> 5]! & (1 << (slot & 31))) === 0) continue
       const k = markValue[m]! >>> 1
-      if (k >= ALONG_HIT) {
-        near[4 * slot + at + 2] = widen(near[4 * slot + at + 2]!, k - ALONG_HIT)
-        continue
-      }
       near[4 * slot + at]! |= bitOf(k, markValue[m]! & 1)
       if (k < POSITIONS) this.pairRanks.markAt(slot, side, k, markRank[m]!)
     }
-    this.clearBits()
   }
 
-  /** Clears a pair's bitsets through the lists that set them: the marked hits and the candidates. */
+  /** Clears a pair's bitsets through the lists that set them: the marked hits, the words its stops set, and the candidates. */
   private clearBits(): void {
     for (let m = 0; m < this.marks.count; m++) this.marked[this.marks.slot[m]! >>> 5] = 0
+    for (let d = 0; d < this.dirtyCount; d++) this.marked[this.dirty[d]!] = 0
     for (let c = 0; c < this.count; c++) this.cand[this.found[c]! >>> 5] = 0
     this.marks.count = 0
+    this.dirtyCount = 0
   }
 
   /**
@@ -261,12 +267,16 @@ export class NearHits {
 
   /**
    * What `AlongGrid.scanNear` gives the stops along the road to, by search shape (`only`, `mark`,
-   * `then`: as for waypoints) and side. With `once`, a search with a wide radius takes one stop per
-   * trip (a 300 km radius holds every stop of tens of thousands of trips, and such a trip's stops
-   * are then read all): one place, the trips reported have their bit in `marked`; a pair's first
-   * place, a trip already marked is skipped; its second, a trip already a candidate.
+   * `then`: as for waypoints; `span`: a pair's first place again) and side. With `once`, a search
+   * with a wide radius takes one stop per trip (a 300 km radius holds every stop of tens of
+   * thousands of trips, and such a trip's stops are then read all): one place, the trips reported
+   * have their bit in `marked`; its second, a trip already a candidate. A pair's first place only
+   * marks its trips (`mark`), whatever `once` says, and where its radius is not wide its stops are
+   * walked again once the candidates are known (`span`) for their spans: listing every stop near
+   * it, as its waypoints are, cost more than walking them twice, for hits that matter only on
+   * candidates.
    */
-  stops(shape: "only" | "mark" | "then", side: 1 | 2, once: boolean): StopRun {
+  stops(shape: "only" | "mark" | "then" | "span", side: 1 | 2, once: boolean): StopRun {
     return this.stopRuns[shape][side - 1]![once ? 1 : 0]!
   }
 
@@ -286,14 +296,33 @@ export class NearHits {
     }
   }
 
-  private markStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, rank) => {
-    const { marked, marks } = this
+  private markStops: StopRun = (slots, _pos, e0, e1) => {
+    const marked = this.marked
     for (let e = e0; e < e1; e++) {
       const s = slots[e]!
-      const bit = 1 << (s & 31)
-      if (once && (marked[s >>> 5]! & bit) !== 0) continue
-      marked[s >>> 5]! |= bit
-      marks.push(s, ((ALONG_HIT + pos[e]!) << 1) | sure, rank, side)
+      const word = s >>> 5
+      const bits = marked[word]!
+      if (bits === 0) this.dirtied(word)
+      marked[word] = bits | (1 << (s & 31))
+    }
+  }
+
+  private dirtied(word: number): void {
+    if (this.dirtyCount === this.dirty.length) {
+      const dirty = new Int32Array(2 * this.dirtyCount)
+      dirty.set(this.dirty)
+      this.dirty = dirty
+    }
+    this.dirty[this.dirtyCount++] = word
+  }
+
+  /** A pair's first place again, its trips now known: the candidates' spans of stops near it. */
+  private spanStops = (side: 1 | 2): StopRun => (slots, pos, e0, e1) => {
+    const { cand, near } = this
+    for (let e = e0; e < e1; e++) {
+      const s = slots[e]!
+      if ((cand[s >>> 5]! & (1 << (s & 31))) === 0) continue
+      near[4 * s + side + 1] = widen(near[4 * s + side + 1]!, pos[e]!)
     }
   }
 
@@ -312,7 +341,8 @@ export class NearHits {
 
   private readonly stopRuns = {
     only: [[this.onlyStops(1, false), this.onlyStops(1, true)], [this.onlyStops(2, false), this.onlyStops(2, true)]],
-    mark: [[this.markStops(1, false), this.markStops(1, true)], [this.markStops(2, false), this.markStops(2, true)]],
+    mark: [[this.markStops, this.markStops], [this.markStops, this.markStops]],
+    span: [[this.spanStops(1), this.spanStops(1)], [this.spanStops(2), this.spanStops(2)]],
     then: [[this.thenStops(1, false), this.thenStops(1, true)], [this.thenStops(2, false), this.thenStops(2, true)]]
   }
 
