@@ -317,6 +317,48 @@ describe("stops along the road: the index against the reference", () => {
     expect(seen.one).toBeGreaterThanOrEqual(20)
   }, 120_000)
 
+  it("gives the reference's answers on pairs between a stop of one road and a waypoint of its trip on the other side of it, every match shown (one end along the road)", () => {
+    // A place on a stop and the other on a waypoint after it (or a waypoint and a later stop):
+    // the segment has one end along the road, chosen among the stops near the place (the nearest,
+    // the earliest on a tie). With stops dense along the road, which one wins is not the first of
+    // them in road order as often as not: the run must have met such segments both ways round.
+    const seen = { fromStop: 0, toStop: 0 }
+    fc.assert(
+      fc.property(world(6, { minLength: 30, maxLength: 60 }), matchRequest, fc.nat(), fc.nat(), fc.boolean(), fc.constantFrom(2, 5, 20), (w, req0, pf, pt, stopFirst, radius) => {
+        const records = withStops(w, w.meetingPoints)
+        const roads = records.filter((r) => (r.road?.length ?? 0) > 0)
+        fc.pre(roads.length > 0)
+        const r = roads[pt % roads.length]!
+        const stop = r.road![pf % r.road!.length]!
+        const mp = w.meetingPoints.find((m) => m.id === stop.mp)!
+        // The waypoint at the far end of the stop's leg on the side asked, or any beyond it.
+        const n = r.lat.length
+        const k = stopFirst ? stop.leg + 1 + (pt % (n - stop.leg - 1)) : pt % (stop.leg + 1)
+        const atStop = { lat: mp.lat, lon: mp.lon, radiusKm: radius }
+        const atWaypoint = { lat: r.lat[k]!, lon: r.lon[k]!, radiusKm: radius }
+        const { localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _f, priceMaxMinor: _g, ...unfiltered } = everyMatch(req0)
+        const req: MatchRequest = {
+          ...unfiltered,
+          from: stopFirst ? atStop : atWaypoint,
+          to: stopFirst ? atWaypoint : atStop,
+          nowMs: NOW - 2 * 86_400_000,
+          photoOnly: false,
+          autoOnly: false,
+          includeShort: true
+        }
+        const expected = reference(w, w.meetingPoints, req)
+        for (const h of expected.page) {
+          if (h.fromStop !== undefined && h.toStop === undefined) seen.fromStop++
+          if (h.toStop !== undefined && h.fromStop === undefined) seen.toStop++
+        }
+        expect(TripIndex.from(records).search(req)).toEqual(expected)
+      }),
+      { numRuns: 300 }
+    )
+    expect(seen.fromStop).toBeGreaterThanOrEqual(20)
+    expect(seen.toStop).toBeGreaterThanOrEqual(20)
+  }, 120_000)
+
   it("gives the reference's answers on trips with hundreds of stops (past a near word's 15 places and a grid entry's 255)", () => {
     fc.assert(
       fc.property(world(2, { minLength: 500, maxLength: 900 }), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(2, 20, 300, 500), fc.boolean(), (w, req0, pf, pt, radius, loose) => {

@@ -238,7 +238,7 @@ export class RoadSegments {
     // One end along the road: a stop near one place needs a waypoint within the other's radius.
     if (wayT) measure(this.mpF, aMp, a0, loF, hiF, aF)
     if (wayF) measure(this.mpT, aMp, a0, loT, hiT, aT)
-    if ((wayF || wayT) && this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)) return true
+    if ((wayF || wayT) && this.oneEnd(t, w0, last, a0, loF, hiF, loT, hiT, wayF, wayT)) return true
     // Both ends along the road: none without stops near each place.
     if (loF > hiF || loT > hiT) return false
     if (!wayT) measure(this.mpF, aMp, a0, loF, hiF, aF)
@@ -248,6 +248,71 @@ export class RoadSegments {
     // least sum is the least of each side's, found without listing the ends.
     if (hiF < loT && aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < aLeg[a0 + loT]! + aFrac[a0 + loT]!) return this.apart(loF, hiF, loT, hiT)
     return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 2, true, true)
+  }
+
+  /**
+   * `leastPair`'s answer with one end along the road. Where only one place has waypoints within
+   * its radius and they all come after every stop of the other's span (or before, the other way
+   * round; nearly every such candidate: the road passes the one place, then reaches a waypoint at
+   * the other), any stop and any waypoint make a pair: the least sum is the least of each side's,
+   * found without listing the ends, the stop the earliest giving it, the waypoint the earliest
+   * giving it with that stop, as `leastPair` chooses them (`apart` for two ends along the road).
+   * Anywhere else, `leastPair`.
+   */
+  private oneEnd(
+    t: TripColumns,
+    w0: number,
+    last: number,
+    a0: number,
+    loF: number,
+    hiF: number,
+    loT: number,
+    hiT: number,
+    wayF: boolean,
+    wayT: boolean
+  ): boolean {
+    const { aLeg, aFrac } = t
+    const { wF, wT, aF, aT } = this
+    if (wayT && !wayF && loF <= hiF) {
+      let first = 0
+      while (wT[first]! === Infinity) first++
+      if (aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < first) {
+        let minT = Infinity
+        for (let k = first; k <= last; k++) if (wT[k]! < minT) minT = wT[k]!
+        let best = Infinity
+        let x = -1
+        for (let j = loF; j <= hiF; j++) {
+          if (aF[j]! + minT < best) {
+            best = aF[j]! + minT
+            x = j
+          }
+        }
+        if (x < 0) return false
+        let y = first
+        while (aF[x]! + wT[y]! !== best) y++
+        return this.found(ALONG_END + x, y, true)
+      }
+    } else if (wayF && !wayT && loT <= hiT) {
+      let lastF = last - 1
+      while (wF[lastF]! === Infinity) lastF--
+      if (aLeg[a0 + loT]! + aFrac[a0 + loT]! > lastF) {
+        let minT = Infinity
+        for (let j = loT; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
+        if (minT === Infinity) return false
+        let best = Infinity
+        let x = -1
+        for (let k = 0; k <= lastF; k++) {
+          if (wF[k]! + minT < best) {
+            best = wF[k]! + minT
+            x = k
+          }
+        }
+        let y = loT
+        while (wF[x]! + aT[y]! !== best) y++
+        return this.found(x, ALONG_END + y, true)
+      }
+    }
+    return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)
   }
 
   /**
