@@ -251,13 +251,14 @@ export class RoadSegments {
   }
 
   /**
-   * `leastPair`'s answer with one end along the road. Where only one place has waypoints within
-   * its radius and they all come after every stop of the other's span (or before, the other way
-   * round; nearly every such candidate: the road passes the one place, then reaches a waypoint at
-   * the other), any stop and any waypoint make a pair: the least sum is the least of each side's,
-   * found without listing the ends, the stop the earliest giving it, the waypoint the earliest
-   * giving it with that stop, as `leastPair` chooses them (`apart` for two ends along the road).
-   * Anywhere else, `leastPair`.
+   * `leastPair`'s answer with one end along the road where only one place has waypoints within
+   * its radius (nearly every such candidate: the road passes the one place, then reaches a waypoint
+   * at the other). Stops of the other place's span on the wrong side of every such waypoint pair
+   * with none and are left out; where each stop left comes before (or after) every such waypoint,
+   * any of them and any waypoint make a pair, and the least sum is the least of each side's, found
+   * without listing the ends: the stop the earliest giving it, the waypoint the earliest giving it
+   * with that stop, as `leastPair` chooses them (`apart` for two ends along the road). Anywhere
+   * else, `leastPair`.
    */
   private oneEnd(
     t: TripColumns,
@@ -271,17 +272,23 @@ export class RoadSegments {
     wayF: boolean,
     wayT: boolean
   ): boolean {
-    const { aLeg, aFrac } = t
+    const { aLeg, aFrac, wAlong } = t
     const { wF, wT, aF, aT } = this
     if (wayT && !wayF && loF <= hiF) {
+      // Stops near `from`, waypoints near `to`: the stops before the last of those waypoints.
       let first = 0
       while (wT[first]! === Infinity) first++
-      if (aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < first) {
+      let lastT = last
+      while (wT[lastT]! === Infinity) lastT--
+      let hi = Math.min(hiF, wAlong[w0 + lastT]! - a0 - 1)
+      while (hi >= loF && aLeg[a0 + hi]! + aFrac[a0 + hi]! >= lastT) hi--
+      if (hi < loF) return false
+      if (aLeg[a0 + hi]! + aFrac[a0 + hi]! < first) {
         let minT = Infinity
-        for (let k = first; k <= last; k++) if (wT[k]! < minT) minT = wT[k]!
+        for (let k = first; k <= lastT; k++) if (wT[k]! < minT) minT = wT[k]!
         let best = Infinity
         let x = -1
-        for (let j = loF; j <= hiF; j++) {
+        for (let j = loF; j <= hi; j++) {
           if (aF[j]! + minT < best) {
             best = aF[j]! + minT
             x = j
@@ -293,21 +300,27 @@ export class RoadSegments {
         return this.found(ALONG_END + x, y, true)
       }
     } else if (wayF && !wayT && loT <= hiT) {
+      // Waypoints near `from`, stops near `to`: the stops after the first of those waypoints.
+      let firstF = 0
+      while (wF[firstF]! === Infinity) firstF++
       let lastF = last - 1
       while (wF[lastF]! === Infinity) lastF--
-      if (aLeg[a0 + loT]! + aFrac[a0 + loT]! > lastF) {
+      let lo = Math.max(loT, wAlong[w0 + firstF]! - a0)
+      while (lo <= hiT && aLeg[a0 + lo]! + aFrac[a0 + lo]! <= firstF) lo++
+      if (lo > hiT) return false
+      if (aLeg[a0 + lo]! + aFrac[a0 + lo]! > lastF) {
         let minT = Infinity
-        for (let j = loT; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
+        for (let j = lo; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
         if (minT === Infinity) return false
         let best = Infinity
         let x = -1
-        for (let k = 0; k <= lastF; k++) {
+        for (let k = firstF; k <= lastF; k++) {
           if (wF[k]! + minT < best) {
             best = wF[k]! + minT
             x = k
           }
         }
-        let y = loT
+        let y = lo
         while (wF[x]! + aT[y]! !== best) y++
         return this.found(x, ALONG_END + y, true)
       }
