@@ -246,7 +246,7 @@ export class RoadSegments {
     // Every stop of the `from` span before every stop of the `to` span, in road order and position
     // (the common case: the road passes one place, then the other): any two make a pair, and the
     // least sum is the least of each side's, found without listing the ends.
-    if (hiF < loT && aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < aLeg[a0 + loT]! + aFrac[a0 + loT]!) return this.apart(loF, hiF, loT, hiT)
+    if (hiF < loT && aLeg[a0 + hiF]! + aFrac[a0 + hiF]! < aLeg[a0 + loT]! + aFrac[a0 + loT]!) return this.leastOfEach(this.aF, loF, hiF, ALONG_END, this.aT, loT, hiT, ALONG_END)
     return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 2, true, true)
   }
 
@@ -255,10 +255,7 @@ export class RoadSegments {
    * its radius (nearly every such candidate: the road passes the one place, then reaches a waypoint
    * at the other). Stops of the other place's span on the wrong side of every such waypoint pair
    * with none and are left out; where each stop left comes before (or after) every such waypoint,
-   * any of them and any waypoint make a pair, and the least sum is the least of each side's, found
-   * without listing the ends: the stop the earliest giving it, the waypoint the earliest giving it
-   * with that stop, as `leastPair` chooses them (`apart` for two ends along the road). Anywhere
-   * else, `leastPair`.
+   * any of them and any waypoint make a pair (`leastOfEach`). Anywhere else, `leastPair`.
    */
   private oneEnd(
     t: TripColumns,
@@ -283,22 +280,7 @@ export class RoadSegments {
       let hi = Math.min(hiF, wAlong[w0 + lastT]! - a0 - 1)
       while (hi >= loF && aLeg[a0 + hi]! + aFrac[a0 + hi]! >= lastT) hi--
       if (hi < loF) return false
-      if (aLeg[a0 + hi]! + aFrac[a0 + hi]! < first) {
-        let minT = Infinity
-        for (let k = first; k <= lastT; k++) if (wT[k]! < minT) minT = wT[k]!
-        let best = Infinity
-        let x = -1
-        for (let j = loF; j <= hi; j++) {
-          if (aF[j]! + minT < best) {
-            best = aF[j]! + minT
-            x = j
-          }
-        }
-        if (x < 0) return false
-        let y = first
-        while (aF[x]! + wT[y]! !== best) y++
-        return this.found(ALONG_END + x, y, true)
-      }
+      if (aLeg[a0 + hi]! + aFrac[a0 + hi]! < first) return this.leastOfEach(aF, loF, hi, ALONG_END, wT, first, lastT, 0)
     } else if (wayF && !wayT && loT <= hiT) {
       // Waypoints near `from`, stops near `to`: the stops after the first of those waypoints.
       let firstF = 0
@@ -308,22 +290,7 @@ export class RoadSegments {
       let lo = Math.max(loT, wAlong[w0 + firstF]! - a0)
       while (lo <= hiT && aLeg[a0 + lo]! + aFrac[a0 + lo]! <= firstF) lo++
       if (lo > hiT) return false
-      if (aLeg[a0 + lo]! + aFrac[a0 + lo]! > lastF) {
-        let minT = Infinity
-        for (let j = lo; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
-        if (minT === Infinity) return false
-        let best = Infinity
-        let x = -1
-        for (let k = firstF; k <= lastF; k++) {
-          if (wF[k]! + minT < best) {
-            best = wF[k]! + minT
-            x = k
-          }
-        }
-        let y = lo
-        while (wF[x]! + aT[y]! !== best) y++
-        return this.found(x, ALONG_END + y, true)
-      }
+      if (aLeg[a0 + lo]! + aFrac[a0 + lo]! > lastF) return this.leastOfEach(wF, firstF, lastF, 0, aT, lo, hiT, ALONG_END)
     }
     return this.leastPair(t, w0, last, a0, loF, hiF, loT, hiT, 1, wayT, wayF)
   }
@@ -426,25 +393,26 @@ export class RoadSegments {
   }
 
   /**
-   * `leastPair`'s answer with both ends along the road where every stop `loF..hiF` comes before
-   * every stop `loT..hiT` (so any two make a pair), from their distances (`aF`, `aT`; Infinity
-   * outside the radius): the least sum is the sum of the least of each side (the rounded sum is
-   * monotone in either term), its `from` end the earliest giving that sum with the least `to`
-   * distance, its `to` end the earliest giving it with that `from` end, as `leastPair` chooses them.
+   * `leastPair`'s answer where every `from` end `fLo..fHi` of `f` comes before every `to` end
+   * `tLo..tHi` of `t` in road order and position (so any two make a pair), from their distances
+   * (Infinity outside the radius); an end's number is its index plus `fEnd` (`tEnd`): `ALONG_END`
+   * for stops along the road, 0 for waypoints. The least sum is the sum of the least of each side
+   * (the rounded sum is monotone in either term), its `from` end the earliest giving that sum with
+   * the least `to` distance, its `to` end the earliest giving it with that `from` end, as
+   * `leastPair` chooses them. Two ends along the road (`pair`), or one (`oneEnd`).
    */
-  private apart(loF: number, hiF: number, loT: number, hiT: number): boolean {
-    const { aF, aT } = this
+  private leastOfEach(f: Float64Array, fLo: number, fHi: number, fEnd: number, t: Float64Array, tLo: number, tHi: number, tEnd: number): boolean {
     let minF = Infinity
-    for (let j = loF; j <= hiF; j++) if (aF[j]! < minF) minF = aF[j]!
+    for (let j = fLo; j <= fHi; j++) if (f[j]! < minF) minF = f[j]!
     let minT = Infinity
-    for (let j = loT; j <= hiT; j++) if (aT[j]! < minT) minT = aT[j]!
+    for (let j = tLo; j <= tHi; j++) if (t[j]! < minT) minT = t[j]!
     if (minF === Infinity || minT === Infinity) return false
     const best = minF + minT
-    let x = loF
-    while (aF[x]! + minT !== best) x++
-    let y = loT
-    while (aF[x]! + aT[y]! !== best) y++
-    return this.found(ALONG_END + x, ALONG_END + y, true)
+    let x = fLo
+    while (f[x]! + minT !== best) x++
+    let y = tLo
+    while (f[x]! + t[y]! !== best) y++
+    return this.found(fEnd + x, tEnd + y, true)
   }
 }
 
