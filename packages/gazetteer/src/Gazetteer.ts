@@ -80,7 +80,7 @@ export class Gazetteer {
         if (key !== "") translatedNames.add(key)
       }
     }
-    const sharesAName = (c: GazetteerCity) => [c.name, ...(aliases.get(c.id) ?? [])].some((n) => translatedNames.has(normalizeName(n)))
+    const sharesAName = (c: GazetteerCity) => inputNames(c.name, aliases.get(c.id) ?? [], names.get(c.id)).some((n) => translatedNames.has(normalizeName(n)))
     return new Gazetteer(
       cities.filter((c) => names.has(c.id) || sharesAName(c)),
       CITY_ALIASES,
