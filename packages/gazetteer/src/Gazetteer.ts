@@ -16,7 +16,7 @@ let forNames: Gazetteer | undefined
 
 /** A place's city is looked for this far from its coordinates (docs/API.md, Place names). */
 export const LOCAL_NAME_RADIUS_KM = 30
-/** Distinct places whose city `localCityName` remembers (and cities whose names `nameIn` does) before it starts over. */
+/** Distinct texts whose cities `placeCity` remembers (and cities whose names `nameIn` does) before it starts over. */
 const LOCAL_NAME_MEMO = 100_000
 const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
 
@@ -29,12 +29,6 @@ const inputNames = (name: string, aliases: ReadonlyArray<string>, entries: CityN
     ...(entries ?? []).filter((e) => e !== ""),
     ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])
   ]
-}
-
-interface PlaceSeen {
-  readonly lat: number
-  readonly lon: number
-  readonly city: GazetteerCity | null
 }
 
 /**
@@ -94,9 +88,13 @@ export class Gazetteer {
   private readonly byCountry = new Map<string, Array<GazetteerCity>>()
   private readonly names: ReadonlyMap<number, CityNameEntries>
   private readonly aliasesOf = new Map<number, ReadonlyArray<string>>()
-  /** Per text and country, the places met and their city (null: none). */
-  private readonly placeMemo = new Map<string, Array<PlaceSeen>>()
-  private placesSeen = 0
+  /**
+   * Per country, then per text as a feed writes it, the cities of that name there (most often one):
+   * a place's city is then one distance per such city away. The places themselves are not kept:
+   * a feed's waypoints of one name lie at as many coordinates as there are trips to it.
+   */
+  private readonly namedIn = new Map<string, Map<string, ReadonlyArray<GazetteerCity>>>()
+  private namesSeen = 0
   /** Per city, its name in each locale once asked (null: none). */
   private readonly localNames = new Map<GazetteerCity, Map<LocaleCode, string | null>>()
   private suggestions: SuggestIndex | undefined
@@ -163,15 +161,9 @@ export class Gazetteer {
    * nearest to the coordinates within 30 km, ties to the larger population then the smaller id.
    */
   placeCity(text: string, country: string, lat: number, lon: number): GazetteerCity | undefined {
-    // Keyed by the text and country only: a feed's places of one name are few (a city and its
-    // meeting points), and comparing two numbers costs less than writing them into a key.
-    const key = `${country}\u0000${text}`
-    let seen = this.placeMemo.get(key)
-    if (seen !== undefined) for (const p of seen) if (p.lat === lat && p.lon === lon) return p.city ?? undefined
     let best: GazetteerCity | undefined
     let bestKm = Infinity
-    for (const city of this.byName.get(normalizeName(text)) ?? []) {
-      if (city.country !== country) continue
+    for (const city of this.citiesNamed(text, country)) {
       const km = haversineKm(lat, lon, city.lat, city.lon)
       if (!(km <= LOCAL_NAME_RADIUS_KM)) continue
       if (best === undefined || km < bestKm || (km === bestKm && byPopulation(city, best) < 0)) {
@@ -179,15 +171,24 @@ export class Gazetteer {
         bestKm = km
       }
     }
-    if (this.placesSeen >= LOCAL_NAME_MEMO) {
-      this.placeMemo.clear()
-      this.placesSeen = 0
-      seen = undefined
-    }
-    if (seen === undefined) this.placeMemo.set(key, (seen = []))
-    seen.push({ lat, lon, city: best ?? null })
-    this.placesSeen++
     return best
+  }
+
+  /** The cities of `country` that `text` names (any of their names), remembered per text. */
+  private citiesNamed(text: string, country: string): ReadonlyArray<GazetteerCity> {
+    let byText = this.namedIn.get(country)
+    let cities = byText?.get(text)
+    if (cities !== undefined) return cities
+    if (this.namesSeen >= LOCAL_NAME_MEMO) {
+      this.namedIn.clear()
+      this.namesSeen = 0
+      byText = undefined
+    }
+    if (byText === undefined) this.namedIn.set(country, (byText = new Map()))
+    cities = (this.byName.get(normalizeName(text)) ?? []).filter((city) => city.country === country)
+    byText.set(text, cities)
+    this.namesSeen++
+    return cities
   }
 
   /** A place's `city_name` in the locale: its city's name there, else the text as written. */
