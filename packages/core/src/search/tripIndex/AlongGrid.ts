@@ -185,6 +185,38 @@ export class AlongGrid implements AlongImage {
   }
 
   /**
+   * The meeting points of `cells` that pass `scanNear`'s chord test, as bits of `into` (a bit per
+   * table entry, room for `capacity`). `clearBits` empties it.
+   */
+  nearBits(cells: AlongCells, into: Int32Array): void {
+    const { box } = cells
+    const px = box.cosLat * Math.cos(box.lon * RAD)
+    const py = box.cosLat * Math.sin(box.lon * RAD)
+    const pz = Math.sin(box.lat * RAD)
+    const { limit } = chordBounds(box)
+    const xyz = this.xyz
+    const { mps } = cells
+    for (let i = 0; i < mps.length; i++) {
+      const m = mps[i]!
+      const dx = xyz[3 * m]! - px
+      const dy = xyz[3 * m + 1]! - py
+      const dz = xyz[3 * m + 2]! - pz
+      if (dx * dx + dy * dy + dz * dz <= limit) into[m >>> 5]! |= 1 << (m & 31)
+    }
+  }
+
+  /** Empties the bits `nearBits` set for `cells`. */
+  clearBits(cells: AlongCells, bits: Int32Array): void {
+    const { mps } = cells
+    for (let i = 0; i < mps.length; i++) bits[mps[i]! >>> 5] = 0
+  }
+
+  /** Room in the meeting point table this grid's arrays have (built and late entries). */
+  get capacity(): number {
+    return this.xyz.length / 3
+  }
+
+  /**
    * `GeoGrid.scanNear` for the stops along the road: gives `take` the stops (of live trips or not)
    * at each meeting point of `cells` that passes the chord test, its meeting point's. A stop is
    * neither the first nor the last stop of its trip. Arena entries of trips after `lastSlot` are

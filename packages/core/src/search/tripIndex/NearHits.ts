@@ -81,6 +81,8 @@ export class NearHits {
    */
   private dirty = new Int32Array(1024)
   private dirtyCount = 0
+  /** Trips marked by the place of a pair scanned first (`marked`'s bits set). */
+  private markedCount = 0
   private readonly pairRanks = new PairRanks()
 
   /** Starts a search over an index of `slots` slots. */
@@ -96,6 +98,7 @@ export class NearHits {
     this.count = 0
     this.onlySide = 0
     this.marks.count = 0
+    this.markedCount = 0
     this.slotBits = 32 - Math.clz32(Math.max(1, slots - 1))
     this.pairRanks.begin(slots, RANKS)
   }
@@ -226,7 +229,9 @@ export class NearHits {
 
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
   private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
-    this.marked[slot >>> 5]! |= 1 << (slot & 31)
+    const bits = this.marked[slot >>> 5]!
+    this.markedCount += ((bits >>> (slot & 31)) & 1) ^ 1
+    this.marked[slot >>> 5] = bits | (1 << (slot & 31))
     this.marks.push(slot, (k << 1) | sure, rank, side)
   }
 
@@ -298,13 +303,16 @@ export class NearHits {
 
   private markStops: StopRun = (slots, _pos, e0, e1) => {
     const marked = this.marked
+    let count = this.markedCount
     for (let e = e0; e < e1; e++) {
       const s = slots[e]!
       const word = s >>> 5
       const bits = marked[word]!
       if (bits === 0) this.dirtied(word)
+      count += ((bits >>> (s & 31)) & 1) ^ 1
       marked[word] = bits | (1 << (s & 31))
     }
+    this.markedCount = count
   }
 
   private dirtied(word: number): void {
@@ -336,6 +344,47 @@ export class NearHits {
       if ((cand[word]! & bit) === 0) this.candidate(s)
       else if (once) continue
       near[4 * s + side + 1] = widen(near[4 * s + side + 1]!, pos[e]!)
+    }
+  }
+
+  /** Trips the place of a pair scanned first has marked so far. */
+  get marksMade(): number {
+    return this.markedCount
+  }
+
+  /**
+   * A pair's second place, its stops along the road taken trip by trip rather than meeting point
+   * by meeting point: each trip the first place marked has its own stops read, and those at a
+   * meeting point of `mpNear` (a bit per meeting point of the table, set by `AlongGrid.nearBits`)
+   * are hits, as `thenStops` takes them from the meeting points' lists. The same hits: a marked
+   * trip is one the search sees whole (its stops are linked before its waypoints), and the lists
+   * hold each trip's stops as its columns do. Cheaper where the first place's trips have fewer
+   * stops in all than the second place's meeting points list. `marked` is emptied as it is read
+   * (nothing reads it after this walk but `clearBits`).
+   */
+  thenByTrip(wpStart: Int32Array, wpCount: Uint16Array, wAlong: Int32Array, aMp: Int32Array, mpNear: Int32Array, side: 1 | 2, once: boolean): void {
+    const marked = this.marked
+    const { slot: markSlot } = this.marks
+    for (let m = 0, n = this.marks.count + this.dirtyCount; m < n; m++) {
+      const word = m < this.marks.count ? markSlot[m]! >>> 5 : this.dirty[m - this.marks.count]!
+      let bits = marked[word]!
+      if (bits === 0) continue
+      marked[word] = 0
+      for (; bits !== 0; bits &= bits - 1) {
+        const s = (word << 5) | (31 - Math.clz32(bits & -bits))
+        const w0 = wpStart[s]!
+        const a0 = wAlong[w0]!
+        for (let a = a0, a1 = wAlong[w0 + wpCount[s]! - 1]!; a < a1; a++) {
+          const mp = aMp[a]!
+          if ((mpNear[mp >>> 5]! & (1 << (mp & 31))) === 0) continue
+          const cand = this.cand
+          const bit = 1 << (s & 31)
+          if ((cand[word]! & bit) === 0) this.candidate(s)
+          else if (once) break
+          const at = 4 * s + side + 1
+          this.near[at] = widen(this.near[at]!, Math.min(a - a0 + 1, 255))
+        }
+      }
     }
   }
 
