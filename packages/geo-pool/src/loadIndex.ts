@@ -104,7 +104,7 @@ export const loadIndex = async (store: TripStore["Type"], snapshot: SnapshotPlac
 
 /**
  * A full garbage collection, now. A scan grows the index's columns by doubling, and leaves as many
- * bytes of earlier copies as the index holds (about 600 MB at 1M trips with roads): unreachable,
+ * bytes of earlier copies as the index holds (about 500 MB of RSS at 1M trips with roads): unreachable,
  * but held until collections get to them, for a minute or more after the server listens.
  */
 const collectGarbage = (): void => {
