@@ -161,8 +161,8 @@ export class TripSearcher {
 
   /**
    * A pair's second place, its stops along the road: from its meeting points' lists, or, where the
-   * trips its first place marked have fewer stops in all than those lists hold, from those trips'
-   * own stops (`NearHits.thenByTrip`): the same hits either way.
+   * trips its first place marked, at `PER_TRIP` list entries each, weigh less than those lists,
+   * from those trips' own stops (`NearHits.thenByTrip`): the same hits either way.
    */
   private thenStops(cells: AlongCells, lastSlot: number, side: 1 | 2, once: boolean): void {
     const { near, along, t } = this
@@ -172,8 +172,12 @@ export class TripSearcher {
     }
     if (this.mpNear.length < (along.capacity + 31) >>> 5) this.mpNear = new Int32Array((along.capacity + 31) >>> 5)
     along.nearBits(cells, this.mpNear)
-    near.thenByTrip(t.wpStart, t.wpCount, t.wAlong, t.aMp, this.mpNear, side, once)
-    along.clearBits(cells, this.mpNear)
+    // Cleared whatever happens: a bit left set would be a meeting point near the next search's place.
+    try {
+      near.thenByTrip(t.wpStart, t.wpCount, t.wAlong, t.aMp, this.mpNear, side, once)
+    } finally {
+      along.clearBits(cells, this.mpNear)
+    }
   }
 
   /** What `matchAll` found besides the matches: the full trips among them, and the lowest price. */

@@ -1,4 +1,4 @@
-import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, RAD, rankOf, sharedF32, writeUnit } from "./GeoGrid.js"
+import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, rankOf, sharedF32, writeUnit } from "./GeoGrid.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
 /**
@@ -190,9 +190,7 @@ export class AlongGrid implements AlongImage {
    */
   nearBits(cells: AlongCells, into: Int32Array): void {
     const { box } = cells
-    const px = box.cosLat * Math.cos(box.lon * RAD)
-    const py = box.cosLat * Math.sin(box.lon * RAD)
-    const pz = Math.sin(box.lat * RAD)
+    const { x: px, y: py, z: pz } = box
     const { limit } = chordBounds(box)
     const xyz = this.xyz
     const { mps } = cells
@@ -224,9 +222,7 @@ export class AlongGrid implements AlongImage {
    */
   scanNear(cells: AlongCells, lastSlot: number, take: StopRun): void {
     const { box } = cells
-    const px = box.cosLat * Math.cos(box.lon * RAD)
-    const py = box.cosLat * Math.sin(box.lon * RAD)
-    const pz = Math.sin(box.lat * RAD)
+    const { x: px, y: py, z: pz } = box
     const { limit, sureLimit } = chordBounds(box)
     const perLimit = 1 / limit
     const { xyz, start, slot, pos, head, next, added, addedPos } = this

@@ -63,6 +63,10 @@ export interface FlatBox {
   readonly lon: number
   /** `Math.cos` of the latitude, for `haversineKmFrom`. */
   readonly cosLat: number
+  /** The place's unit vector, for the grids' chord tests. */
+  readonly x: number
+  readonly y: number
+  readonly z: number
   readonly radiusKm: number
   readonly minLat: number
   readonly maxLat: number
@@ -74,10 +78,14 @@ export interface FlatBox {
 export const flatBox = (place: MatchPlace): FlatBox => {
   const box = boundingBox(place.lat, place.lon, place.radiusKm)
   const [first, second] = box.lonRanges
+  const cosLat = Math.cos(place.lat * RAD)
   return {
     lat: place.lat,
     lon: place.lon,
-    cosLat: Math.cos(place.lat * RAD),
+    cosLat,
+    x: cosLat * Math.cos(place.lon * RAD),
+    y: cosLat * Math.sin(place.lon * RAD),
+    z: Math.sin(place.lat * RAD),
     radiusKm: place.radiusKm,
     minLat: box.minLat,
     maxLat: box.maxLat,
@@ -287,9 +295,7 @@ export class GeoGrid implements GridImage {
    */
   scanNear(cells: Cells, skip: "first" | "last", seen: number, take: (slot: number, k: number, sure: number, rank: number) => void, within?: Int32Array): void {
     const { box } = cells
-    const px = box.cosLat * Math.cos(box.lon * RAD)
-    const py = box.cosLat * Math.sin(box.lon * RAD)
-    const pz = Math.sin(box.lat * RAD)
+    const { x: px, y: py, z: pz } = box
     const { limit, sureLimit } = chordBounds(box)
     const perLimit = 1 / limit
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
