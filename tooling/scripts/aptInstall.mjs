@@ -24,3 +24,26 @@ export const aptInstall = (pkg, say, options = []) => {
   say(`apt-get install ${pkg} failed (exit ${install.status}); its output is above.`)
   return false
 }
+
+/**
+ * What each set-up script does for the Debian package its tests need, `label` prefixing its lines:
+ * nothing when `present()`; as root on Debian, `install(say)` (by default `aptInstall(pkg)`), then
+ * `notThere` if it is still missing; anywhere else the `missing` lines, which say what to install.
+ * Exits 1 on any failure, so that the tests needing it never go missing unnoticed.
+ */
+export const ensurePackage = ({ label, pkg, purpose, present, missing, notThere, install = (say) => aptInstall(pkg, say) }) => {
+  const say = (line) => process.stderr.write(`${label}: ${line}\n`)
+  if (present()) return
+  if (!aptAvailable()) {
+    for (const line of missing) say(line)
+    process.exit(1)
+  }
+  say(`installing ${pkg} from Debian's packages (apt-get), for ${purpose}`)
+  const started = performance.now()
+  if (!install(say)) process.exit(1)
+  if (!present()) {
+    say(notThere)
+    process.exit(1)
+  }
+  say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+}

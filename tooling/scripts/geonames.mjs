@@ -5,26 +5,19 @@
 // install and fails, so that the test never goes missing unnoticed. TRIPSEARCH_GEONAMES names
 // another folder of catalogues (the `share/locale` of an extracted package).
 import { existsSync } from "node:fs"
-import { aptAvailable, aptInstall } from "./aptInstall.mjs"
+import { ensurePackage } from "./aptInstall.mjs"
 
 const folders = [process.env.TRIPSEARCH_GEONAMES, "/tmp/geonames/usr/share/locale", "/usr/share/locale"].filter((d) => d !== undefined && d !== "")
-const present = () => folders.some((d) => existsSync(`${d}/de/LC_MESSAGES/geonames.mo`))
-const say = (line) => process.stderr.write(`geonames: ${line}\n`)
 
-if (present()) process.exit(0)
-
-if (!aptAvailable()) {
-  say(`the gazetteer's tests need GeoNames' city-name catalogues, not found in ${folders.join(", ")}.`)
-  say("On Debian or Ubuntu: apt-get install -y libgeonames-common (as root). Elsewhere: extract that")
-  say("package and set TRIPSEARCH_GEONAMES to its share/locale folder.")
-  process.exit(1)
-}
-
-say("installing libgeonames-common from Debian's packages (apt-get), for the gazetteer's tests")
-const started = performance.now()
-if (!aptInstall("libgeonames-common", say)) process.exit(1)
-if (!present()) {
-  say("libgeonames-common is installed, but /usr/share/locale/de/LC_MESSAGES/geonames.mo is not there")
-  process.exit(1)
-}
-say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+ensurePackage({
+  label: "geonames",
+  pkg: "libgeonames-common",
+  purpose: "the gazetteer's tests",
+  present: () => folders.some((d) => existsSync(`${d}/de/LC_MESSAGES/geonames.mo`)),
+  missing: [
+    `the gazetteer's tests need GeoNames' city-name catalogues, not found in ${folders.join(", ")}.`,
+    "On Debian or Ubuntu: apt-get install -y libgeonames-common (as root). Elsewhere: extract that",
+    "package and set TRIPSEARCH_GEONAMES to its share/locale folder."
+  ],
+  notThere: "libgeonames-common is installed, but /usr/share/locale/de/LC_MESSAGES/geonames.mo is not there"
+})

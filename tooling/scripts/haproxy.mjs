@@ -5,37 +5,31 @@
 // so that the load balancer's test never goes missing unnoticed.
 import { spawnSync } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
-import { aptAvailable, aptInstall } from "./aptInstall.mjs"
+import { aptInstall, ensurePackage } from "./aptInstall.mjs"
 
 const bin = process.env.TRIPSEARCH_HAPROXY ?? "/usr/sbin/haproxy"
-const say = (line) => process.stderr.write(`haproxy: ${line}\n`)
 
-if (existsSync(bin)) process.exit(0)
-
-const canApt = aptAvailable()
-if (!canApt) {
-  say(`the tests need HAProxy, not found at ${bin}.`)
-  say("On Debian or Ubuntu: apt-get install -y haproxy (as root). Elsewhere: install HAProxy 2.x and set")
-  say("TRIPSEARCH_HAPROXY to its program.")
-  process.exit(1)
-}
-
-// Debian's maintainer scripts start the service unless policy-rc.d says no (exit 101): the
-// tests start HAProxy themselves, on their own ports. The file is removed afterwards unless it was there.
-const policy = "/usr/sbin/policy-rc.d"
-const hadPolicy = existsSync(policy)
-if (!hadPolicy) writeFileSync(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 })
-say("installing haproxy from Debian's packages (apt-get), for the tests' load balancer")
-const started = performance.now()
-let installed = false
-try {
-  installed = aptInstall("haproxy", say, ["-o", "Dpkg::Options::=--force-confold"])
-} finally {
-  if (!hadPolicy) spawnSync("rm", ["-f", policy])
-}
-if (!installed) process.exit(1)
-if (!existsSync(bin)) {
-  say(`haproxy is installed, but ${bin} is not there: is TRIPSEARCH_HAPROXY right?`)
-  process.exit(1)
-}
-say(`installed in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+ensurePackage({
+  label: "haproxy",
+  pkg: "haproxy",
+  purpose: "the tests' load balancer",
+  present: () => existsSync(bin),
+  missing: [
+    `the tests need HAProxy, not found at ${bin}.`,
+    "On Debian or Ubuntu: apt-get install -y haproxy (as root). Elsewhere: install HAProxy 2.x and set",
+    "TRIPSEARCH_HAPROXY to its program."
+  ],
+  notThere: `haproxy is installed, but ${bin} is not there: is TRIPSEARCH_HAPROXY right?`,
+  install: (say) => {
+    // Debian's maintainer scripts start the service unless policy-rc.d says no (exit 101): the
+    // tests start HAProxy themselves, on their own ports. The file is removed afterwards unless it was there.
+    const policy = "/usr/sbin/policy-rc.d"
+    const hadPolicy = existsSync(policy)
+    if (!hadPolicy) writeFileSync(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 })
+    try {
+      return aptInstall("haproxy", say, ["-o", "Dpkg::Options::=--force-confold"])
+    } finally {
+      if (!hadPolicy) spawnSync("rm", ["-f", policy])
+    }
+  }
+})
