@@ -189,18 +189,21 @@ export class AlongGrid implements AlongImage {
    * table entry, room for `capacity`). `clearBits` empties it.
    */
   nearBits(cells: AlongCells, into: Int32Array): void {
-    const { box } = cells
-    const { x: px, y: py, z: pz } = box
+    const { box, mps } = cells
     const { limit } = chordBounds(box)
-    const xyz = this.xyz
-    const { mps } = cells
     for (let i = 0; i < mps.length; i++) {
       const m = mps[i]!
-      const dx = xyz[3 * m]! - px
-      const dy = xyz[3 * m + 1]! - py
-      const dz = xyz[3 * m + 2]! - pz
-      if (dx * dx + dy * dy + dz * dz <= limit) into[m >>> 5]! |= 1 << (m & 31)
+      if (this.chord2(m, box) <= limit) into[m >>> 5]! |= 1 << (m & 31)
     }
+  }
+
+  /** The squared chord from meeting point `m` to the place of `box` (small enough to be inlined: no boxed double). */
+  private chord2(m: number, box: FlatBox): number {
+    const xyz = this.xyz
+    const dx = xyz[3 * m]! - box.x
+    const dy = xyz[3 * m + 1]! - box.y
+    const dz = xyz[3 * m + 2]! - box.z
+    return dx * dx + dy * dy + dz * dz
   }
 
   /** Empties the bits `nearBits` set for `cells`. */
@@ -221,19 +224,14 @@ export class AlongGrid implements AlongImage {
    * skipped.
    */
   scanNear(cells: AlongCells, lastSlot: number, take: StopRun): void {
-    const { box } = cells
-    const { x: px, y: py, z: pz } = box
+    const { box, mps } = cells
     const { limit, sureLimit } = chordBounds(box)
     const perLimit = 1 / limit
-    const { xyz, start, slot, pos, head, next, added, addedPos } = this
+    const { start, slot, pos, head, next, added, addedPos } = this
     const built = Atomics.load(this.counts, BUILT)
-    const { mps } = cells
     for (let i = 0; i < mps.length; i++) {
       const m = mps[i]!
-      const dx = xyz[3 * m]! - px
-      const dy = xyz[3 * m + 1]! - py
-      const dz = xyz[3 * m + 2]! - pz
-      const d2 = dx * dx + dy * dy + dz * dz
+      const d2 = this.chord2(m, box)
       if (d2 > limit) continue
       const sure = d2 < sureLimit ? 1 : 0
       const rank = rankOf(d2, perLimit)
