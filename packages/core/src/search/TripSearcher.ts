@@ -22,8 +22,8 @@ const ONCE_KM = 60
 /**
  * What a trip marked by a pair's first place costs its second place's walk when its own stops are
  * read, in entries of a meeting point's list (`TripSearcher.thenStops`): its columns and about 15
- * stops of its own read, against a bit test per entry. Measured: 16 to 40 are within 2% of each
- * other on the dense and heavy mixes, 8 costs 8% more and 0 (always by trip) 23%.
+ * stops of its own read, against a bit test per entry. Measured over the dense and heavy mixes'
+ * pairs: 24 and 40 within 1% of each other, 16 1-4% slower, 8 8%, always by trip 23% (docs/PERFORMANCE.md).
  */
 const PER_TRIP = 24
 

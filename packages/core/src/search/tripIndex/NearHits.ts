@@ -359,11 +359,11 @@ export class NearHits {
    * are hits, as `thenStops` takes them from the meeting points' lists. The same hits: a marked
    * trip is one the search sees whole (its stops are linked before its waypoints), and the lists
    * hold each trip's stops as its columns do. Cheaper where the first place's trips have fewer
-   * stops in all than the second place's meeting points list. `marked` is emptied as it is read
-   * (nothing reads it after this walk but `clearBits`).
+   * stops in all than the second place's meeting points' lists hold entries. `marked` is emptied
+   * as it is read (nothing reads it after this walk but `clearBits`).
    */
   thenByTrip(wpStart: Int32Array, wpCount: Uint16Array, wAlong: Int32Array, aMp: Int32Array, mpNear: Int32Array, side: 1 | 2, once: boolean): void {
-    const marked = this.marked
+    const { marked, cand, near } = this
     const { slot: markSlot } = this.marks
     for (let m = 0, n = this.marks.count + this.dirtyCount; m < n; m++) {
       const word = m < this.marks.count ? markSlot[m]! >>> 5 : this.dirty[m - this.marks.count]!
@@ -377,12 +377,10 @@ export class NearHits {
         for (let a = a0, a1 = wAlong[w0 + wpCount[s]! - 1]!; a < a1; a++) {
           const mp = aMp[a]!
           if ((mpNear[mp >>> 5]! & (1 << (mp & 31))) === 0) continue
-          const cand = this.cand
-          const bit = 1 << (s & 31)
-          if ((cand[word]! & bit) === 0) this.candidate(s)
+          if ((cand[word]! & (1 << (s & 31))) === 0) this.candidate(s)
           else if (once) break
           const at = 4 * s + side + 1
-          this.near[at] = widen(this.near[at]!, Math.min(a - a0 + 1, 255))
+          near[at] = widen(near[at]!, Math.min(a - a0 + 1, 255))
         }
       }
     }
