@@ -133,5 +133,6 @@ for (const [label] of builds) {
     console.log(`${label}: each worker beyond ${threads[0]} adds ${per.toFixed(0)} MB of RSS [target <= 100 MB]`)
   }
   const def = results.get(`${label}/2`)
-  if (def) console.log(`${label}: default pool (2 workers) RSS ${def.rss.toFixed(0)} MB [target <= 1024 MB: ${def.rss <= 1024 ? "ok" : "MISSED"}]`)
+  // The store is bench:search's, with roads and stops along the road: their target is 1.5 GB (1 GB was the target of a feed without roads).
+  if (def) console.log(`${label}: default pool (2 workers) RSS ${def.rss.toFixed(0)} MB [target <= 1536 MB with roads: ${def.rss <= 1536 ? "ok" : "MISSED"}]`)
 }
