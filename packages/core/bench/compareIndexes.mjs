@@ -4,16 +4,17 @@
 // which goes first; the answers are compared byte for byte and each index's matcher time, and the
 // whole request's (the use-case and its JSON), are kept per query.
 //
-//   node packages/core/bench/compareIndexes.mjs --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js
+//   node packages/core/bench/compareIndexes.mjs --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js [--first previous|this]
 import { Effect } from "effect"
 import * as core from "../dist/index.js"
 import { compareArgs, loadIndex, readLog, runQuery, servicesOf } from "./compareSetup.mjs"
 
-const { store, log, previousUrl } = compareArgs("compareIndexes.mjs")
+const { store, log, previousUrl, thisFirst } = compareArgs("compareIndexes.mjs", true)
 const previous = await import(previousUrl)
 const search = { old: previous.searchTrips, new: core.searchTrips }
 const load = (I) => { const t0 = performance.now(); const index = loadIndex(I, store); console.log(`${I === core.TripIndex ? "this" : "previous"} index loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`); return index }
-const idx = { old: load(previous.TripIndex), new: load(core.TripIndex) }
+const idx = {}
+for (const key of thisFirst ? ["new", "old"] : ["old", "new"]) idx[key] = load(key === "new" ? core.TripIndex : previous.TripIndex)
 let spent = 0
 const services = (index) => servicesOf(core, store, (r) => Effect.sync(() => { const t0 = performance.now(); const x = index.search(r); spent = performance.now() - t0; return x }))
 const svc = { old: services(idx.old), new: services(idx.new) }

@@ -9,14 +9,30 @@ import { Context, Effect } from "effect"
 import { Gazetteer, GazetteerPlaceResolver } from "../../gazetteer/dist/index.js"
 import { makeSqliteTripStore, openDatabase } from "../../storage-sqlite/dist/index.js"
 
-/** `--db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js`, or the usage and exit. */
-export const compareArgs = (script) => {
-  const { values } = parseArgs({ options: { db: { type: "string" }, log: { type: "string" }, previous: { type: "string" }, help: { type: "boolean" } }, strict: true })
-  if (values.help || !values.db || !values.log || !values.previous) {
-    console.log(`usage: node packages/core/bench/${script} --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js`)
+/**
+ * `--db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js`, with `withFirst`
+ * `[--first previous|this]` too, or the usage and exit. `--first` says which build's index is
+ * loaded first (default the previous one's): on a 2-core VM, searches whose code did not change
+ * have come out up to 7% apart between the two indexes, so a small difference is worth checking
+ * with the order swapped.
+ */
+export const compareArgs = (script, withFirst = false) => {
+  const { values } = parseArgs({
+    options: {
+      db: { type: "string" },
+      log: { type: "string" },
+      previous: { type: "string" },
+      ...(withFirst ? { first: { type: "string", default: "previous" } } : {}),
+      help: { type: "boolean" }
+    },
+    strict: true
+  })
+  const badFirst = withFirst && values.first !== "previous" && values.first !== "this"
+  if (values.help || !values.db || !values.log || !values.previous || badFirst) {
+    console.log(`usage: node packages/core/bench/${script} --db STORE --log QUERY_LOG --previous OTHER/packages/core/dist/index.js${withFirst ? " [--first previous|this]" : ""}`)
     process.exit(values.help ? 0 : 2)
   }
-  return { store: makeSqliteTripStore(openDatabase(values.db, { readonly: true })), log: values.log, previousUrl: pathToFileURL(resolve(values.previous)).href }
+  return { store: makeSqliteTripStore(openDatabase(values.db, { readonly: true })), log: values.log, previousUrl: pathToFileURL(resolve(values.previous)).href, thisFirst: values.first === "this" }
 }
 
 /** An index of class `TripIndex` (either build's) holding every trip of `store`. */
