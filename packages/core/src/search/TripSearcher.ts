@@ -18,6 +18,15 @@ import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts, roadPrice } from 
  * (`RoadSegments`) rather than listed hit by hit.
  */
 const ONCE_KM = 60
+/**
+ * `ONCE_KM` for either place of a pair. Its candidates, the trips near both places, are far fewer
+ * than the trips near one: walking the first place's stops again for their spans costs less than
+ * reading each candidate's stops all, up to much wider radii. Measured in one index, search by
+ * search, at 60 / 150 / 300 / 1,000 km (docs/PERFORMANCE.md): the heavy mix's pairs 2,854 / 2,665 /
+ * 2,629 / 2,619 ms in all; the wide mix's p50 10.0 / 9.6 / 8.7 / 8.9 ms, but 19.2 / 18.9 / 19.0 /
+ * 20.7 s in all, its widest (to 500 km) slower without.
+ */
+const PAIR_ONCE_KM = 300
 
 /**
  * What a trip marked by a pair's first place costs its second place's walk when its own stops are
@@ -68,8 +77,9 @@ export class TripSearcher {
     const toAlong = toCells === undefined ? undefined : along.cellsOf(toCells.box)
     // A side of a wide radius has its stops along the road reported once per trip, each trip's
     // stops then read all (`ALL_STOPS`); a narrower one has them all reported, their span kept.
-    const wideF = from !== undefined && from.radiusKm > ONCE_KM
-    const wideT = to !== undefined && to.radiusKm > ONCE_KM
+    const onceKm = from !== undefined && to !== undefined ? PAIR_ONCE_KM : ONCE_KM
+    const wideF = from !== undefined && from.radiusKm > onceKm
+    const wideT = to !== undefined && to.radiusKm > onceKm
     if (fromCells !== undefined && toCells !== undefined) {
       // The side with fewer waypoints and stops marks its trips, the other takes the marked ones.
       if (fromCells.entries + fromAlong!.entries <= toCells.entries + toAlong!.entries) {
