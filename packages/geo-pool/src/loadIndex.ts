@@ -88,6 +88,7 @@ export const loadIndex = async (store: TripStore["Type"], snapshot: SnapshotPlac
       const changes = await Effect.runPromise(store.changesSince(read.seq))
       if (changes.seq >= read.seq) {
         read.index.apply(changes.upserts, changes.removed)
+        if (snapshot.shelf !== undefined) collectGarbage()
         const load: IndexLoad = { from: "snapshot", changes: changes.upserts.length + changes.removed.length, ...where, ms: performance.now() - t0 }
         return { index: read.index, seq: changes.seq, load, snapshotSeq: read.seq }
       }
@@ -105,7 +106,9 @@ export const loadIndex = async (store: TripStore["Type"], snapshot: SnapshotPlac
 /**
  * A full garbage collection, now. A scan grows the index's columns by doubling, and leaves as many
  * bytes of earlier copies as the index holds (about 500 MB of RSS at 1M trips with roads): unreachable,
- * but held until collections get to them, for a minute or more after the server listens.
+ * but held until collections get to them, for a minute or more after the server listens. A
+ * snapshot fetched from the store's shelf leaves its bytes' pieces as they came off the
+ * connection, as many as the snapshot holds (a file's snapshot is read into the columns).
  */
 const collectGarbage = (): void => {
   setFlagsFromString("--expose-gc")
