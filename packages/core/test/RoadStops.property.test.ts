@@ -183,8 +183,8 @@ const onStops = (
   return {
     ...req,
     ...(pickF % 3 !== 2 ? { from: { lat: f.lat, lon: f.lon, radiusKm: radius } } : {}),
-    // Now and then a narrow radius beside a wide one (past 60 km for one place, 300 for a pair):
-    // each side's stops are reported its own way.
+    // Now and then a narrow radius beside a wide one (a pair's place is wide past 300 km): each
+    // side's stops are reported its own way.
     ...(pickT % 3 !== 2 ? { to: { lat: t.lat, lon: t.lon, radiusKm: radiusTo ?? (pickF % 5 === 1 ? Math.max(1, 410 - radius) : radius) } } : {})
   }
 }
