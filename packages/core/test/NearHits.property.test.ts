@@ -72,6 +72,21 @@ const scan = (near: NearHits, shape: Shape, side: 1 | 2, list: ReadonlyArray<Hit
 }
 
 /**
+ * One place of a wide radius, `list` as the searcher gives it then: its waypoints first, each trip
+ * they find marked, then its stops along the road once per trip not marked yet.
+ */
+const scanOnce = (near: NearHits, side: 1 | 2, list: ReadonlyArray<Hit>): void => {
+  const take = side === 1 ? near.onlyFromOnce : near.onlyToOnce
+  for (const [slot, k, sure, n] of list) if (k < 256) take(slot, k, sure, n)
+  const stops = near.stops("only", side, true)
+  const run = list.filter(([, k]) => k >= 256)
+  for (let h = 0; h < run.length; h++) {
+    const [slot, k, sure, n] = run[h]!
+    stops(Int32Array.of(slot), Uint8Array.of(k - 256), 0, 1, sure, n)
+  }
+}
+
+/**
  * A pair's second place given `list` as the searcher gives it when it reads the stops along the
  * road of the first place's trips rather than its meeting points' lists (`thenByTrip`): its
  * waypoints to `GeoGrid.scanNear`'s callback, then each trip's own stops, over columns made so
@@ -100,8 +115,10 @@ const scanByTrip = (near: NearHits, side: 1 | 2, list: ReadonlyArray<Hit>, once:
 const search = (near: NearHits, firstSide: 1 | 2, first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefined, byTrip: boolean, once: boolean) => {
   near.begin(SLOTS)
   const otherSide = firstSide === 1 ? 2 : 1
-  if (second === undefined) scan(near, "only", firstSide, first)
-  else {
+  if (second === undefined) {
+    if (once) scanOnce(near, firstSide, first)
+    else scan(near, "only", firstSide, first)
+  } else {
     scan(near, "mark", firstSide, first)
     if (byTrip) scanByTrip(near, otherSide, second, once)
     else scan(near, "then", otherSide, second)
@@ -119,7 +136,8 @@ const searchSpec = fc.record({
   abandoned: fc.boolean(),
   spanned: fc.boolean(),
   // A pair's second place's stops along the road read from its trips' own stops (`thenByTrip`),
-  // each trip's first hit only (`once`: its span is then not read).
+  // each trip's first hit only (`once`: its span is then not read). One place: a wide radius's
+  // scans (`scanOnce`), whose span is not read either.
   byTrip: fc.boolean(),
   once: fc.boolean()
 })
@@ -130,10 +148,11 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
       fc.property(fc.array(searchSpec, { minLength: 1, maxLength: 8 }), (searches) => {
         const near = new NearHits()
         for (const { firstSide, first, second, abandoned, spanned, byTrip, once: onceAsked } of searches) {
-          const once = byTrip && onceAsked
+          const once = (second === undefined || byTrip) && onceAsked
           if (abandoned) {
             near.begin(SLOTS)
-            scan(near, second === undefined ? "only" : "mark", firstSide, first)
+            if (second === undefined && once) scanOnce(near, firstSide, first)
+            else scan(near, second === undefined ? "only" : "mark", firstSide, first)
             if (second !== undefined) {
               if (byTrip) scanByTrip(near, firstSide === 1 ? 2 : 1, second, once)
               else scan(near, "then", firstSide === 1 ? 2 : 1, second)
@@ -147,7 +166,7 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
           const otherSide = firstSide === 1 ? 2 : 1
           for (const slot of got) {
             expect(near.wordOf(slot, firstSide)).toBe(want.a.get(slot))
-            expect(near.spanOf(slot, firstSide)).toBe(spans(first).get(slot) ?? 0)
+            if (want.b !== undefined || !once) expect(near.spanOf(slot, firstSide)).toBe(spans(first).get(slot) ?? 0)
             if (want.b !== undefined) {
               expect(near.wordOf(slot, otherSide)).toBe(want.b.get(slot))
               if (!once) expect(near.spanOf(slot, otherSide)).toBe(spans(second!).get(slot) ?? 0)

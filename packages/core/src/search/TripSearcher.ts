@@ -96,10 +96,10 @@ export class TripSearcher {
         if (!wideT) along.scanNear(toAlong!, lastSlot, near.stops("span", 2, false))
       }
     } else if (fromCells !== undefined) {
-      grid.scanNear(fromCells, "last", seen, near.onlyFrom)
+      grid.scanNear(fromCells, "last", seen, wideF ? near.onlyFromOnce : near.onlyFrom)
       along.scanNear(fromAlong!, lastSlot, near.stops("only", 1, wideF))
     } else if (toCells !== undefined) {
-      grid.scanNear(toCells, "first", seen, near.onlyTo)
+      grid.scanNear(toCells, "first", seen, wideT ? near.onlyToOnce : near.onlyTo)
       along.scanNear(toAlong!, lastSlot, near.stops("only", 2, wideT))
     }
     const candidates = near.candidates()

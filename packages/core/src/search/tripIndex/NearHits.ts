@@ -227,6 +227,18 @@ export class NearHits {
     this.list(slot, (rank << 10) | (k << 1) | sure)
   }
 
+  /**
+   * `only` for a place whose stops along the road are then taken once per trip (`stops("only", side,
+   * true)`): its trips are marked too, so that the stops along the road list only the trips no
+   * waypoint brought, whose stops are read all anyway where their waypoints make no segment.
+   */
+  private onlyMarking = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
+    this.onlySide = side
+    this.onceSet = true
+    this.marked[slot >>> 5]! |= 1 << (slot & 31)
+    this.list(slot, (rank << 10) | (k << 1) | sure)
+  }
+
   /** A pair, the place scanned first: the trips found near it are marked, the hit listed. */
   private mark = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
     const bits = this.marked[slot >>> 5]!
@@ -413,6 +425,8 @@ export class NearHits {
   // What `GeoGrid.scanNear` calls, by search shape and side.
   readonly onlyFrom = this.only(1)
   readonly onlyTo = this.only(2)
+  readonly onlyFromOnce = this.onlyMarking(1)
+  readonly onlyToOnce = this.onlyMarking(2)
   readonly markFrom = this.mark(1)
   readonly markTo = this.mark(2)
   readonly thenFrom = this.then(1)
