@@ -65,11 +65,12 @@ export class NearHits {
   private slotBits = 1
   /** The side (1 `from`, 2 `to`) of a one-place search's listed hits, 0 for a pair. */
   private onlySide = 0
-  /** The bits of `marked` may be set by a one-place scan (`onceTrips`). */
+  /** The bits of `marked` may be set by a one-place scan of a wide radius (`onlyMarking`, `onlyStops` with `once`). */
   private onceSet = false
   /**
-   * Bit `slot` set: near the place of a pair scanned first, or, one place only, with a stop along
-   * the road already reported (`marked`); a candidate of the pair (`cand`).
+   * Bit `slot` set: near the place of a pair scanned first, or, one place of a wide radius only,
+   * found at a waypoint or with a stop along the road already reported (`marked`); a candidate of
+   * the pair (`cand`).
    */
   private marked = new Int32Array(0)
   private cand = new Int32Array(0)
@@ -287,7 +288,7 @@ export class NearHits {
    * `then`: as for waypoints; `span`: a pair's first place again) and side. With `once`, a search
    * with a wide radius takes one stop per trip (a 300 km radius holds every stop of tens of
    * thousands of trips, and such a trip's stops are then read all): one place, the trips reported
-   * have their bit in `marked`; its second, a trip already a candidate. A pair's first place only
+   * or found at a waypoint (`onlyMarking`) have their bit in `marked`; its second, a trip already a candidate. A pair's first place only
    * marks its trips (`mark`), whatever `once` says, and where its radius is not wide its stops are
    * walked again once the candidates are known (`span`) for their spans: listing every stop near
    * it, as its waypoints are, cost more than walking them twice, for hits that matter only on
