@@ -72,18 +72,26 @@ const scan = (near: NearHits, shape: Shape, side: 1 | 2, list: ReadonlyArray<Hit
 }
 
 /**
- * One place of a wide radius, `list` as the searcher gives it then: its waypoints first, each trip
- * they find marked, then its stops along the road once per trip not marked yet.
+ * One place, `list` as the searcher gives it: its waypoints first, then its stops along the road,
+ * a meeting point's run after another; with `once` (a wide radius), those taken once per trip.
  */
-const scanOnce = (near: NearHits, side: 1 | 2, list: ReadonlyArray<Hit>): void => {
-  const take = side === 1 ? near.onlyFromOnce : near.onlyToOnce
+const scanOne = (near: NearHits, side: 1 | 2, list: ReadonlyArray<Hit>, once: boolean): void => {
+  const take = once ? (side === 1 ? near.onlyFromOnce : near.onlyToOnce) : callbacks(near, "only", side)
   for (const [slot, k, sure, n] of list) if (k < 256) take(slot, k, sure, n)
-  const stops = near.stops("only", side, true)
+  const stops = near.stops("only", side, once)
   const run = list.filter(([, k]) => k >= 256)
-  for (let h = 0; h < run.length; h++) {
-    const [slot, k, sure, n] = run[h]!
-    stops(Int32Array.of(slot), Uint8Array.of(k - 256), 0, 1, sure, n)
+  for (let h = 0; h < run.length; ) {
+    const [, , sure, n] = run[h]!
+    const end = Math.min(run.length, h + 1 + (h % 3))
+    stops(Int32Array.from(run.slice(h, end), ([s]) => s), Uint8Array.from(run.slice(h, end), ([, k]) => k - 256), 0, end - h, sure, n)
+    h = end
   }
+}
+
+/** One place: the trips whose stops along the road are listed, those without a waypoint surely within the radius. */
+const unsure = (list: ReadonlyArray<Hit>): ReadonlyArray<Hit> => {
+  const sure = new Set(list.filter(([, k, s]) => k < 256 && s === 1).map(([slot]) => slot))
+  return list.filter(([slot]) => !sure.has(slot))
 }
 
 /**
@@ -115,10 +123,8 @@ const scanByTrip = (near: NearHits, side: 1 | 2, list: ReadonlyArray<Hit>, once:
 const search = (near: NearHits, firstSide: 1 | 2, first: ReadonlyArray<Hit>, second: ReadonlyArray<Hit> | undefined, byTrip: boolean, once: boolean) => {
   near.begin(SLOTS)
   const otherSide = firstSide === 1 ? 2 : 1
-  if (second === undefined) {
-    if (once) scanOnce(near, firstSide, first)
-    else scan(near, "only", firstSide, first)
-  } else {
+  if (second === undefined) scanOne(near, firstSide, first, once)
+  else {
     scan(near, "mark", firstSide, first)
     if (byTrip) scanByTrip(near, otherSide, second, once)
     else scan(near, "then", otherSide, second)
@@ -151,8 +157,8 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
           const once = (second === undefined || byTrip) && onceAsked
           if (abandoned) {
             near.begin(SLOTS)
-            if (second === undefined && once) scanOnce(near, firstSide, first)
-            else scan(near, second === undefined ? "only" : "mark", firstSide, first)
+            if (second === undefined) scanOne(near, firstSide, first, once)
+            else scan(near, "mark", firstSide, first)
             if (second !== undefined) {
               if (byTrip) scanByTrip(near, firstSide === 1 ? 2 : 1, second, once)
               else scan(near, "then", firstSide === 1 ? 2 : 1, second)
@@ -166,7 +172,9 @@ describe("NearHits (the scan's hits per candidate trip)", () => {
           const otherSide = firstSide === 1 ? 2 : 1
           for (const slot of got) {
             expect(near.wordOf(slot, firstSide)).toBe(want.a.get(slot))
-            if (want.b !== undefined || !once) expect(near.spanOf(slot, firstSide)).toBe(spans(first).get(slot) ?? 0)
+            // One place: a trip with a waypoint surely within the radius lists no stop along the road.
+            if (want.b !== undefined) expect(near.spanOf(slot, firstSide)).toBe(spans(first).get(slot) ?? 0)
+            else if (!once) expect(near.spanOf(slot, firstSide)).toBe(spans(unsure(first)).get(slot) ?? 0)
             if (want.b !== undefined) {
               expect(near.wordOf(slot, otherSide)).toBe(want.b.get(slot))
               if (!once) expect(near.spanOf(slot, otherSide)).toBe(spans(second!).get(slot) ?? 0)

@@ -265,6 +265,14 @@ const searchBetween = (from: { readonly lat: number; readonly lon: number }, to:
   withTopTrips: true
 })
 
+/** The initial bearing, in degrees, from (lat1, lon1) to (lat2, lon2). */
+const bearingOf = (lat1: number, lon1: number, lat2: number, lon2: number): number => {
+  const p1 = lat1 * RAD
+  const p2 = lat2 * RAD
+  const dl = (lon2 - lon1) * RAD
+  return Math.atan2(Math.sin(dl) * Math.cos(p2), Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl)) / RAD
+}
+
 describe("stops along the road: the index against the reference", () => {
   it("gives the reference's answers on generated roads and meeting points", () => {
     fc.assert(
@@ -358,6 +366,48 @@ describe("stops along the road: the index against the reference", () => {
     )
     expect(seen.fromStop).toBeGreaterThanOrEqual(12)
     expect(seen.toStop).toBeGreaterThanOrEqual(12)
+  }, 120_000)
+
+  it("gives the reference's answers where a trip's end waypoint lies a hair outside one place's radius and its stops along the road within it", () => {
+    // The grid's chord test lets such a waypoint through, not surely within the radius: the trip
+    // is then a candidate by its waypoint, but its segment must come from its stops along the road.
+    let alongShown = 0
+    fc.assert(
+      fc.property(
+        world(6, { minLength: 20, maxLength: 60 }),
+        matchRequest,
+        fc.nat(),
+        fc.constantFrom(2, 5, 20),
+        fc.constantFrom(1e-7, 2e-9, -1e-7),
+        fc.boolean(),
+        (w, req0, pick, radius, hair, arriving) => {
+          const records = withStops(w, w.meetingPoints)
+          const roads = records.filter((r) => (r.road?.length ?? 0) > 0)
+          if (roads.length === 0) return
+          const r = roads[pick % roads.length]!
+          const n = r.lat.length
+          // The departure's first waypoint, or the arrival's last, towards the waypoint next to it.
+          const [k, next] = arriving ? [n - 1, n - 2] : [0, 1]
+          const [lat, lon] = towards(r.lat[k]!, r.lon[k]!, radius + hair, bearingOf(r.lat[k]!, r.lon[k]!, r.lat[next]!, r.lon[next]!))
+          const place = { lat, lon, radiusKm: radius }
+          const { from: _f, to: _t, localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _g, priceMaxMinor: _h, ...rest } = everyMatch(req0)
+          const req: MatchRequest = {
+            ...rest,
+            photoOnly: false,
+            autoOnly: false,
+            includeShort: true,
+            nowMs: NOW - 2 * 86_400_000,
+            ...(arriving ? { to: place } : { from: place })
+          }
+          const expected = reference(w, w.meetingPoints, req)
+          alongShown += expected.page.filter((h) => h.id === r.id && (arriving ? h.toStop : h.fromStop) !== undefined).length
+          expect(TripIndex.from(records).search(req)).toEqual(expected)
+        }
+      ),
+      { numRuns: 300 }
+    )
+    // About 77 in 300 runs.
+    expect(alongShown).toBeGreaterThanOrEqual(20)
   }, 120_000)
 
   it("gives the reference's answers on trips with hundreds of stops (past a near word's 15 places and a grid entry's 255)", () => {

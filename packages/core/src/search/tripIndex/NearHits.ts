@@ -65,12 +65,12 @@ export class NearHits {
   private slotBits = 1
   /** The side (1 `from`, 2 `to`) of a one-place search's listed hits, 0 for a pair. */
   private onlySide = 0
-  /** The bits of `marked` may be set by a one-place scan of a wide radius (`onlyMarking`, `onlyStops` with `once`). */
+  /** The bits of `marked` may be set by a one-place scan (`onlyMarking`, `onlyStops` with `once`). */
   private onceSet = false
   /**
-   * Bit `slot` set: near the place of a pair scanned first, or, one place of a wide radius only,
-   * found at a waypoint or with a stop along the road already reported (`marked`); a candidate of
-   * the pair (`cand`).
+   * Bit `slot` set: near the place of a pair scanned first, or, one place only, with its stops along
+   * the road no longer to be listed (`onlyMarking`, `onlyStops`) (`marked`); a candidate of the
+   * pair (`cand`).
    */
   private marked = new Int32Array(0)
   private cand = new Int32Array(0)
@@ -221,22 +221,16 @@ export class NearHits {
 
   /**
    * One place only: every trip found near it is a candidate. The hit is listed: its slot, and as
-   * one number its rank (`GeoGrid.rankOf`), its place in the trip and `sure`.
+   * one number its rank (`GeoGrid.rankOf`), its place in the trip and `sure`. Its trip is marked
+   * where its stops along the road can no longer matter, so that their walk (`stops("only")`, after
+   * the waypoints') lists none of them: a waypoint surely within the radius makes the trip's
+   * segment by the waypoints' rule; past `ONCE_KM` (`sureOnly` false) any waypoint found, since a
+   * trip whose waypoints make no segment then has its stops read all, whatever was listed.
    */
-  private only = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
-    this.onlySide = side
-    this.list(slot, (rank << 10) | (k << 1) | sure)
-  }
-
-  /**
-   * `only` for a place whose stops along the road are then taken once per trip (`stops("only", side,
-   * true)`): its trips are marked too, so that the stops along the road list only the trips no
-   * waypoint brought, whose stops are read all anyway where their waypoints make no segment.
-   */
-  private onlyMarking = (side: 1 | 2) => (slot: number, k: number, sure: number, rank: number): void => {
+  private onlyMarking = (side: 1 | 2, sureOnly: boolean) => (slot: number, k: number, sure: number, rank: number): void => {
     this.onlySide = side
     this.onceSet = true
-    this.marked[slot >>> 5]! |= 1 << (slot & 31)
+    if (!sureOnly || sure === 1) this.marked[slot >>> 5]! |= 1 << (slot & 31)
     this.list(slot, (rank << 10) | (k << 1) | sure)
   }
 
@@ -288,7 +282,8 @@ export class NearHits {
    * `then`: as for waypoints; `span`: a pair's first place again) and side. With `once`, a search
    * with a wide radius takes one stop per trip (a 300 km radius holds every stop of tens of
    * thousands of trips, and such a trip's stops are then read all): one place, the trips reported
-   * or found at a waypoint (`onlyMarking`) have their bit in `marked`; its second, a trip already a candidate. A pair's first place only
+   * have their bit in `marked`; its second, a trip already a candidate. One place, either way, lists
+   * no stop of a trip its waypoints marked (`onlyMarking`). A pair's first place only
    * marks its trips (`mark`), whatever `once` says, and where its radius is not wide its stops are
    * walked again once the candidates are known (`span`) for their spans: listing every stop near
    * it, as its waypoints are, cost more than walking them twice, for hits that matter only on
@@ -305,11 +300,9 @@ export class NearHits {
     const marked = this.marked
     for (let e = e0; e < e1; e++) {
       const s = slots[e]!
-      if (once) {
-        const bit = 1 << (s & 31)
-        if ((marked[s >>> 5]! & bit) !== 0) continue
-        marked[s >>> 5]! |= bit
-      }
+      const bit = 1 << (s & 31)
+      if ((marked[s >>> 5]! & bit) !== 0) continue
+      if (once) marked[s >>> 5]! |= bit
       this.list(s, value | ((ALONG_HIT + pos[e]!) << 1))
     }
   }
@@ -424,10 +417,10 @@ export class NearHits {
   }
 
   // What `GeoGrid.scanNear` calls, by search shape and side.
-  readonly onlyFrom = this.only(1)
-  readonly onlyTo = this.only(2)
-  readonly onlyFromOnce = this.onlyMarking(1)
-  readonly onlyToOnce = this.onlyMarking(2)
+  readonly onlyFrom = this.onlyMarking(1, true)
+  readonly onlyTo = this.onlyMarking(2, true)
+  readonly onlyFromOnce = this.onlyMarking(1, false)
+  readonly onlyToOnce = this.onlyMarking(2, false)
   readonly markFrom = this.mark(1)
   readonly markTo = this.mark(2)
   readonly thenFrom = this.then(1)
