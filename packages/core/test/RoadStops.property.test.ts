@@ -141,6 +141,14 @@ const withStops = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>): 
 const reference = (w: World, meetingPoints: ReadonlyArray<StoredMeetingPoint>, req: MatchRequest) =>
   referenceSearch(w.records, req, { trips: w.trips, meetingPoints, zoneOffsetAt })
 
+/** A request without the filters that would reject most trips. */
+const unfiltered = ({ localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _f, priceMaxMinor: _g, ...rest }: MatchRequest): MatchRequest => ({
+  ...rest,
+  photoOnly: false,
+  autoOnly: false,
+  includeShort: true
+})
+
 /**
  * A request whose places sit on the trips' own stops now and then: on two meeting points picked
  * anywhere, or on two stops of one trip in road order (a pair along the road), or on one of them;
@@ -159,14 +167,7 @@ const onStops = (
   /** The arrival's radius, when not the departure's. */
   radiusTo?: number
 ): MatchRequest => {
-  const req: MatchRequest = loose
-    ? (({ localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _f, priceMaxMinor: _g, ...rest }) => ({
-        ...rest,
-        photoOnly: false,
-        autoOnly: false,
-        includeShort: true
-      }))(req0)
-    : req0
+  const req: MatchRequest = loose ? unfiltered(req0) : req0
   const mps = w.meetingPoints
   if (mps.length === 0) return req
   const byId = new Map(mps.map((mp) => [mp.id, mp]))
@@ -345,15 +346,11 @@ describe("stops along the road: the index against the reference", () => {
         const k = stopFirst ? stop.leg + 1 + (pt % (n - stop.leg - 1)) : pt % (stop.leg + 1)
         const atStop = { lat: mp.lat, lon: mp.lon, radiusKm: radius }
         const atWaypoint = { lat: r.lat[k]!, lon: r.lon[k]!, radiusKm: radius }
-        const { localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _f, priceMaxMinor: _g, ...unfiltered } = everyMatch(req0)
         const req: MatchRequest = {
-          ...unfiltered,
+          ...unfiltered(everyMatch(req0)),
           from: stopFirst ? atStop : atWaypoint,
           to: stopFirst ? atWaypoint : atStop,
-          nowMs: NOW - 2 * 86_400_000,
-          photoOnly: false,
-          autoOnly: false,
-          includeShort: true
+          nowMs: NOW - 2 * 86_400_000
         }
         const expected = reference(w, w.meetingPoints, req)
         for (const h of expected.page) {
@@ -390,15 +387,8 @@ describe("stops along the road: the index against the reference", () => {
           const [k, next] = arriving ? [n - 1, n - 2] : [0, 1]
           const [lat, lon] = towards(r.lat[k]!, r.lon[k]!, radius + hair, bearingOf(r.lat[k]!, r.lon[k]!, r.lat[next]!, r.lon[next]!))
           const place = { lat, lon, radiusKm: radius }
-          const { from: _f, to: _t, localFromMs: _a, localToMs: _b, hourFrom: _c, hourTo: _d, seats: _e, priceMinMinor: _g, priceMaxMinor: _h, ...rest } = everyMatch(req0)
-          const req: MatchRequest = {
-            ...rest,
-            photoOnly: false,
-            autoOnly: false,
-            includeShort: true,
-            nowMs: NOW - 2 * 86_400_000,
-            ...(arriving ? { to: place } : { from: place })
-          }
+          const { from: _f, to: _t, ...rest } = unfiltered(everyMatch(req0))
+          const req: MatchRequest = { ...rest, nowMs: NOW - 2 * 86_400_000, ...(arriving ? { to: place } : { from: place }) }
           const expected = reference(w, w.meetingPoints, req)
           alongShown += expected.page.filter((h) => h.id === r.id && (arriving ? h.toStop : h.fromStop) !== undefined).length
           expect(TripIndex.from(records).search(req)).toEqual(expected)
