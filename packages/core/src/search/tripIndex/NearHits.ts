@@ -66,7 +66,7 @@ export class NearHits {
   /** The side (1 `from`, 2 `to`) of a one-place search's listed hits, 0 for a pair. */
   private onlySide = 0
   /** The bits of `marked` may be set by a one-place scan (`onlyMarking`, `onlyStops` with `once`). */
-  private onceSet = false
+  private onlyMarked = false
   /**
    * Bit `slot` set: near the place of a pair scanned first, or, one place only, with its stops along
    * the road no longer to be listed (`onlyMarking`, `onlyStops`) (`marked`); a candidate of the
@@ -90,7 +90,7 @@ export class NearHits {
   begin(slots: number): void {
     // A search that stopped between its scans and its candidates (a throw) left its bits set.
     if (this.marks.count > 0 || this.dirtyCount > 0) this.clearBits()
-    if (this.onceSet) this.clearOnce()
+    if (this.onlyMarked) this.clearOnlyMarks()
     if (this.near.length < 4 * slots) {
       this.near = new Int32Array(4 * slots)
       this.marked = new Int32Array((slots + 31) >>> 5)
@@ -144,7 +144,7 @@ export class NearHits {
    * its span and its `rankedWord` (at `4 * slot + 2 - side`).
    */
   private joinOnly(side: number): Int32Array {
-    if (this.onceSet) this.clearOnce()
+    if (this.onlyMarked) this.clearOnlyMarks()
     const n = this.count
     const { found: hits, hitVal, near } = this
     this.sorter.sort(hits, n, this.slotBits, hitVal)
@@ -229,7 +229,7 @@ export class NearHits {
    */
   private onlyMarking = (side: 1 | 2, sureOnly: boolean) => (slot: number, k: number, sure: number, rank: number): void => {
     this.onlySide = side
-    this.onceSet = true
+    this.onlyMarked = true
     if (!sureOnly || sure === 1) this.marked[slot >>> 5]! |= 1 << (slot & 31)
     this.list(slot, (rank << 10) | (k << 1) | sure)
   }
@@ -242,10 +242,10 @@ export class NearHits {
     this.marks.push(slot, (k << 1) | sure, rank, side)
   }
 
-  /** Clears the bits a one-place scan of the stops along the road set (`stops`' `once`) through the listed hits. */
-  private clearOnce(): void {
+  /** Clears the bits a one-place scan set (`onlyMarking`, `stops`' `once`) through the listed hits: every bit set is a listed hit's. */
+  private clearOnlyMarks(): void {
     for (let h = 0; h < this.count; h++) this.marked[this.found[h]! >>> 5] = 0
-    this.onceSet = false
+    this.onlyMarked = false
   }
 
   /** The trips near the place of a pair scanned first, as a bitset: what the other place's scan keeps (`GeoGrid.scanNear`'s `within`). */
@@ -295,7 +295,7 @@ export class NearHits {
 
   private onlyStops = (side: 1 | 2, once: boolean): StopRun => (slots, pos, e0, e1, sure, rank) => {
     this.onlySide = side
-    if (once) this.onceSet = true
+    if (once) this.onlyMarked = true
     const value = (rank << 10) | sure
     const marked = this.marked
     for (let e = e0; e < e1; e++) {
