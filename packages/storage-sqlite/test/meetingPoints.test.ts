@@ -117,13 +117,18 @@ describe("meeting points in the SQLite store", () => {
 })
 
 describe("the meeting points a search names", () => {
-  it("follow the store's changes, kept between searches only while its meeting point version stays", async () => {
+  it("follow the store's changes: renamed, removed, added and re-added, as a store opened afresh reads them", async () => {
     expect((await importMeetingPoints(db, [mp(7, MACON[0], MACON[1]), mp(8, LYON[0], LYON[1])])).ok).toBe(true)
     const store = makeSqliteTripStore(db)
-    const names = () => [...Effect.runSync(store.meetingPoints([7, 8, 9]))].map(([id, m]) => [id, m.name])
+    const names = (s = store) => [...Effect.runSync(s.meetingPoints([7, 8, 9]))].map(([id, m]) => [id, m.name])
     expect(names()).toEqual([[7, "Gare de Mâcon-Ville"], [8, "Gare de Mâcon-Ville"]])
     expect((await importMeetingPoints(db, [mp(7, MACON[0], MACON[1], { name: "Mâcon centre" }), mp(8, LYON[0], LYON[1], { status: "removed" }), mp(9, LYON[0], LYON[1])])).ok).toBe(true)
     expect(names()).toEqual([[7, "Mâcon centre"], [9, "Gare de Mâcon-Ville"]])
+    // Two imports between two searches: both reach the held set.
+    expect((await importMeetingPoints(db, [mp(8, LYON[0], LYON[1], { name: "Lyon Part-Dieu" })])).ok).toBe(true)
+    expect((await importMeetingPoints(db, [mp(9, LYON[0], LYON[1], { status: "removed" })])).ok).toBe(true)
+    expect(names()).toEqual([[7, "Mâcon centre"], [8, "Lyon Part-Dieu"]])
+    expect(names(makeSqliteTripStore(db))).toEqual(names())
   })
 })
 
