@@ -307,4 +307,22 @@ describe("TripIndex against the brute-force reference", () => {
       { numRuns: 150 }
     )
   })
+
+  it("refuses a record whose seats left, experience or currency it cannot hold, and keeps the trip it had", () => {
+    fc.assert(
+      fc.property(
+        indexRecords(20),
+        fc.constantFrom<Partial<IndexRecord>>({ seatsLeft: 256 }, { seatsLeft: -1 }, { experience: 8 }, { comfortStars: 1.5 }, { currency: "XXX" as IndexRecord["currency"] }),
+        matchRequest,
+        (records, bad, req) => {
+          fc.pre(records.length > 0)
+          const index = TripIndex.from(records)
+          expect(() => index.upsert({ ...records[0]!, ...bad })).toThrow(RangeError)
+          expect(index.size).toBe(records.length)
+          expect(index.search(req)).toEqual(referenceSearch(records, req))
+        }
+      ),
+      { numRuns: 60 }
+    )
+  })
 })

@@ -2,7 +2,7 @@ import { type ColumnCounts, TripIndex } from "@tripsearch/core"
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs"
 
 /** Bumped whenever the columns' layout changes: a snapshot of another layout is never read. */
-export const SNAPSHOT_FORMAT = 7
+export const SNAPSHOT_FORMAT = 8
 
 interface Header {
   readonly format: number

@@ -104,10 +104,10 @@ export class TripIndex {
     const index = new TripIndex(options)
     const t = TripColumns.restore(counts, fill)
     index.t = t
-    index.refSlot = new Int32Array(Math.max(1024, t.alive.length))
+    index.refSlot = new Int32Array(Math.max(1024, t.traits.length))
     index.ids.reserve(t.slots, index.idSource)
     for (let s = 0; s < t.slots; s++) {
-      if (t.alive[s] === 0) {
+      if (!t.isAlive(s)) {
         index.dead++
         continue
       }
@@ -165,14 +165,15 @@ export class TripIndex {
   }
 
   // The old slot dies before the new one is linked into the grid: a reader may miss the trip for
-  // the length of one search, never see it twice.
+  // the length of one search, never see it twice. It dies after the append, which refuses a record
+  // the columns cannot hold before writing any of it: the index is then left as it was.
   private upsertOne(r: IndexRecord): void {
-    this.kill(r.id)
     const t = this.t
-    // Columns that grow together are checked once: per slot by `alive`, per waypoint by `wPlace`,
+    // Columns that grow together are checked once: per slot by `traits`, per waypoint by `wPlace`,
     // per stop along the road by `aMp`, the meeting point table by `mpId`.
-    const { alive, wPlace, aMp, mpId, idChars, shownBytes, wordStart, wordChars } = t
+    const { traits, wPlace, aMp, mpId, idChars, shownBytes, wordStart, wordChars } = t
     const slot = t.append(r)
+    this.kill(r.id)
     const ref = this.refs++
     this.refSlot = growI32(this.refSlot, ref + 1)
     this.refSlot[ref] = slot
@@ -184,7 +185,7 @@ export class TripIndex {
     // waypoints and stops from the columns. Linking the trip into the current grids would show it to readers
     // of the previous image, whose copies of the columns end before its slot or its waypoints.
     const grown =
-      t.alive !== alive || t.wPlace !== wPlace || t.aMp !== aMp || t.mpId !== mpId || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
+      t.traits !== traits || t.wPlace !== wPlace || t.aMp !== aMp || t.mpId !== mpId || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
     if (grown || this.grid.room < n || this.along.room < stops || this.along.late >= LATE_LIMIT) return this.rebuildGrid()
     // Its stops along the road before its waypoints: a search that sees its waypoints sees them all (`AlongGrid`).
     this.along.addTrip(t, slot)
@@ -194,7 +195,7 @@ export class TripIndex {
   private kill(id: string): void {
     const ref = this.ids.delete(id, this.idSource)
     if (ref < 0) return
-    this.t.alive[this.refSlot[ref]!] = 0
+    this.t.kill(this.refSlot[ref]!)
     this.dead++
   }
 
@@ -210,7 +211,7 @@ export class TripIndex {
   private maybeCompact(): void {
     if (this.dead < this.compactAfter || this.dead * 4 < this.t.slots) return
     const records: Array<IndexRecord> = []
-    for (let s = 0; s < this.t.slots; s++) if (this.t.alive[s] === 1) records.push(this.t.recordOf(s))
+    for (let s = 0; s < this.t.slots; s++) if (this.t.isAlive(s)) records.push(this.t.recordOf(s))
     const fresh = TripIndex.from(records, { rebuildAfter: this.rebuildAfter, compactAfter: this.compactAfter })
     this.t = fresh.t
     this.grid = fresh.grid

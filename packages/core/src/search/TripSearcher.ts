@@ -8,7 +8,7 @@ import { NearHits } from "./tripIndex/NearHits.js"
 import { SegmentPricer } from "./tripIndex/SegmentPricer.js"
 import { shownTrip } from "./tripIndex/shownTrips.js"
 import type { ShownStoredTrip } from "../model/ShownTrip.js"
-import { FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, TripColumns } from "./tripIndex/TripColumns.js"
+import { ALIVE, bookingTypeOf, comfortOf, currencyOf, experienceOf, FLAG_AUTO, FLAG_PHOTO, FLAG_ROAD, FLAG_SHORT, seatsLeftOf, TripColumns } from "./tripIndex/TripColumns.js"
 import { type AlongCells, AlongGrid } from "./tripIndex/AlongGrid.js"
 import { ALL_STOPS, ALONG_END, endKm, RoadSegments, roadParts, roadPrice } from "./tripIndex/roadSegment.js"
 
@@ -65,7 +65,7 @@ export class TripSearcher {
   search(req: MatchRequest): MatchResult {
     const t = this.t
     const near = this.near
-    near.begin(t.alive.length)
+    near.begin(t.traits.length)
     // Arena entries the writer adds from now on are left to the next search.
     const seen = this.grid.waiting
     const lastSlot = this.grid.lastSeenSlot(seen)
@@ -222,12 +222,12 @@ export class TripSearcher {
 
     for (let c = 0; c < candidates.length; c++) {
       const slot = candidates[c]!
-      if (t.alive[slot] === 0) continue
+      const traits = t.traits[slot]!
+      if ((traits & ALIVE) === 0) continue
       // Trip-level rejects first: they skip the distances and, like every reject before the
       // facets, leave no trace in the result.
-      const flags = t.flags[slot]!
-      if (autoOnly && (flags & FLAG_AUTO) === 0) continue
-      if (!includeShort && (flags & FLAG_SHORT) !== 0) continue
+      if (autoOnly && (traits & FLAG_AUTO) === 0) continue
+      if (!includeShort && (traits & FLAG_SHORT) !== 0) continue
       const w0 = t.wpStart[slot]!
       const last = t.wpCount[slot]! - 1
       let bi: number
@@ -248,7 +248,7 @@ export class TripSearcher {
       } else {
         // The chord test let through a waypoint just outside the radius, and nothing else matched;
         // or the trip's stops along the road may.
-        if ((flags & FLAG_ROAD) === 0) continue
+        if ((traits & FLAG_ROAD) === 0) continue
         const road = roads.segment(
           t,
           w0,
@@ -276,14 +276,14 @@ export class TripSearcher {
         net = roadPrice(t, w0, last, bi, bj)
       }
 
-      const price = pricer.priceOf(net, t.currency[slot]!, t.bookingType[slot]!)
-      const seatsLeft = t.seatsLeft[slot]!
+      const price = pricer.priceOf(net, currencyOf(traits), bookingTypeOf(traits))
+      const seatsLeft = seatsLeftOf(traits)
       const day = dayOf(local)
-      if (facets.check(seatsLeft, day, msInDay(local, day), price, (flags & FLAG_PHOTO) !== 0) !== 0) continue
+      if (facets.check(seatsLeft, day, msInDay(local, day), price, (traits & FLAG_PHOTO) !== 0) !== 0) continue
 
-      facets.matched(t.experience[slot]!, t.comfort[slot]!)
+      facets.matched(experienceOf(traits), comfortOf(traits))
       matches.push(slot, bi, bj, price, utc)
-      if ((flags & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) matches.lastEligible()
+      if ((traits & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) matches.lastEligible()
       if (seatsLeft === 0) full++
       if (price < lowest) lowest = price
     }

@@ -132,7 +132,7 @@ export class AlongGrid implements AlongImage {
     for (let m = 0; m < mps; m++) mpOrder[mpStart[keys[m]! + 1]!++] = m
     const start = sharedI32(mps + 1)
     for (let s = 0; s < t.slots; s++) {
-      if (t.alive[s] === 0) continue
+      if (!t.isAlive(s)) continue
       const w0 = t.wpStart[s]!
       for (let a = t.wAlong[w0]!, a1 = t.wAlong[w0 + t.wpCount[s]! - 1]!; a < a1; a++) start[t.aMp[a]! + 1]!++
     }
@@ -141,7 +141,7 @@ export class AlongGrid implements AlongImage {
     const slot = sharedI32(start[mps]!)
     const pos = sharedU8(start[mps]!)
     for (let s = 0; s < t.slots; s++) {
-      if (t.alive[s] === 0) continue
+      if (!t.isAlive(s)) continue
       const w0 = t.wpStart[s]!
       const a0 = t.wAlong[w0]!
       for (let a = a0, a1 = t.wAlong[w0 + t.wpCount[s]! - 1]!; a < a1; a++) {

@@ -223,7 +223,7 @@ export class GeoGrid implements GridImage {
     const start = sharedI32(CELLS + 2)
     let live = 0
     for (let w = 0; w < t.waypoints; w++) {
-      if (t.alive[t.wSlot[w]!] === 0) {
+      if (!t.isAlive(t.wSlot[w]!)) {
         keys[w] = -1
         continue
       }

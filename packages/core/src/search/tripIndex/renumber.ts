@@ -9,6 +9,11 @@ const gatherU8 = (a: Uint8Array, order: Int32Array): Uint8Array => {
   for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
   return b
 }
+const gatherI32 = (a: Int32Array, order: Int32Array): Int32Array => {
+  const b = sharedI32(a.length)
+  for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
+  return b
+}
 const gatherU16 = (a: Uint16Array, order: Int32Array): Uint16Array => {
   const b = sharedU16(a.length)
   for (let i = 0; i < order.length; i++) b[i] = a[order[i]!]!
@@ -66,7 +71,7 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   const byLast = new Float64Array(live)
   let n = 0
   for (let s = 0; s < t.slots; s++) {
-    if (t.alive[s] === 0) continue
+    if (!t.isAlive(s)) continue
     firstCell[s] = cellAt(t.wpStart[s]!)
     byLast[n++] = cellAt(t.wpStart[s]! + t.wpCount[s]! - 1) * 2 ** 32 + s
   }
@@ -101,15 +106,9 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   for (let r = 0; r < refs; r++) refSlot[r] = newSlot[refSlot[r]!]!
   ;[t.idStart, t.idChars] = gatherRuns(t.idStart, t.idChars, order, sharedU16(t.idChars.length))
   ;[t.shownStart, t.shownBytes] = gatherRuns(t.shownStart, t.shownBytes, order, sharedU8(t.shownBytes.length))
-  t.alive = gatherU8(t.alive, order)
+  t.traits = gatherI32(t.traits, order)
   t.wpCount = gatherU16(t.wpCount, order)
-  t.currency = gatherU8(t.currency, order)
   t.seats = gatherU8(t.seats, order)
-  t.seatsLeft = gatherU8(t.seatsLeft, order)
-  t.flags = gatherU8(t.flags, order)
-  t.bookingType = gatherU8(t.bookingType, order)
-  t.experience = gatherU8(t.experience, order)
-  t.comfort = gatherU8(t.comfort, order)
   t.slots = n
   // Waypoints are scattered rather than gathered: random stores do not stall like random loads.
   t.wPlace = scatterPairs(t.wPlace, newW)

@@ -2,7 +2,7 @@ import type { FeedTrip } from "../../model/FeedTrip.js"
 import { CURRENCIES, MINOR_DIGITS } from "../../model/Locale.js"
 import type { ShownStoredTrip } from "../../model/ShownTrip.js"
 import type { ShownTuple } from "./shownCodec.js"
-import { BOOKING_TYPES, type TripColumns } from "./TripColumns.js"
+import { BOOKING_TYPES, bookingTypeOf, currencyOf, seatsLeftOf, type TripColumns } from "./TripColumns.js"
 
 // Core declares no platform: this exists in Node and in browsers alike.
 declare const TextEncoder: { new (): { encode(s: string): Uint8Array } }
@@ -46,7 +46,8 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
   const [carId, make, model, comfort, stars, category, bookingMode, viaggioRosa, isComfort, answerDelay, pictures, waypoints, durations] = tuple
   const w0 = t.wpStart[slot]!
   const start = t.wTime[2 * w0]!
-  const currency = CURRENCIES[t.currency[slot]!]!
+  const traits = t.traits[slot]!
+  const currency = CURRENCIES[currencyOf(traits)]!
   const unit = 10 ** MINOR_DIGITS[currency]
   // Loops and properties added in order rather than `map` and conditional spreads: this runs for
   // every trip a search shows, and a spread of a small object costs a runtime call in V8. The key
@@ -76,9 +77,9 @@ export const shownTrip = (t: TripColumns, slot: number): ShownStoredTrip | undef
     legs,
     currency,
     seats: t.seats[slot]!,
-    seats_left: t.seatsLeft[slot]!,
+    seats_left: seatsLeftOf(traits),
     booking_mode: bookingMode,
-    booking_type: BOOKING_TYPES[t.bookingType[slot]!]!,
+    booking_type: BOOKING_TYPES[bookingTypeOf(traits)]!,
     viaggio_rosa: viaggioRosa,
     is_comfort: isComfort,
     answer_delay: answerDelay,
