@@ -12,14 +12,19 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 
-const USAGE = `usage: npm run bench:alternate -- --previous DIR [--mix heavy|wide|dense] [--pairs P] [--trips N]
+const USAGE = `usage: npm run bench:alternate -- [options]
 
-Runs \`apps/api/bench/search.mjs --http no\` in this checkout and in DIR (another checkout of the
-project, built: \`git worktree add ../wt-base <commit> && cd ../wt-base && npm run build\`), in fresh
-processes, P times each (default 2) in the order previous, this, this, previous, ..., and prints
-each run's whole-search p50 / p90 / p99 and matcher p50, then each build's medians and their ratio.
-DIR gets a link to this checkout's .bench/ when it has none, so both read the same store and
-query log (made here first if missing).`
+This checkout's in-thread search benchmark (\`apps/api/bench/search.mjs --http no\`) against another
+checkout's, in fresh processes, alternately (previous, this, this, previous, ...): each run's
+whole-search p50 / p90 / p99 and matcher p50, then each build's medians and their ratio.
+  --previous DIR  another checkout of the project, built (required; for instance
+                  \`git worktree add ../wt-base <commit> && cd ../wt-base && npm run build\`); it
+                  gets a link to this checkout's .bench/ when it has none, so that both read the
+                  same store and query log (made by the first run when missing)
+  --mix M         heavy (default), wide or dense, as bench:search
+  --pairs P       runs of each build (default 2, at most 20)
+  --trips N       trips in the store (default 1000000)
+  --help          this text`
 
 let values
 try {
@@ -42,10 +47,12 @@ if (values.help) {
   process.exit(0)
 }
 const pairs = Number(values.pairs)
+const trips = Number(values.trips)
 const bad =
   values.previous === undefined ? "--previous DIR is required"
-  : !["heavy", "wide", "dense"].includes(values.mix) ? `--mix must be one of heavy, wide, dense, got "${values.mix}"`
+  : !["heavy", "wide", "dense"].includes(values.mix) ? `--mix must be heavy, wide or dense, got "${values.mix}"`
   : !(Number.isInteger(pairs) && pairs >= 1 && pairs <= 20) ? `--pairs must be a whole number from 1 to 20, got "${values.pairs}"`
+  : !(/^\d+$/.test(values.trips) && trips > 0) ? `--trips must be a positive integer, got "${values.trips}"`
   : undefined
 if (bad !== undefined) {
   console.error(`bench:alternate: ${bad}\n\n${USAGE}`)
@@ -56,7 +63,7 @@ const here = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 const previous = resolve(values.previous)
 const script = (root) => join(root, "apps/api/bench/search.mjs")
 if (!existsSync(script(previous)) || !existsSync(join(previous, "apps/replay/dist/targets.js"))) {
-  console.error(`bench:alternate: ${previous} is not a built checkout of the project (no apps/api/bench/search.mjs or apps/replay/dist)`)
+  console.error(`bench:alternate: no built checkout at ${previous} (apps/api/bench/search.mjs and apps/replay/dist)`)
   process.exit(2)
 }
 if (!existsSync(join(previous, ".bench")) && previous !== here) {

@@ -49,6 +49,18 @@ const BENCHES: ReadonlyArray<{ readonly name: string; readonly help: ReadonlyArr
     ]
   },
   {
+    name: "alternate",
+    help: ["--previous DIR", "--pairs P"],
+    refusals: [
+      [["--bogus"], "Unknown option '--bogus'"],
+      [[], "--previous DIR is required"],
+      [["--previous", "/nonexistent/checkout", "--mix", "light"], '--mix must be heavy, wide or dense, got "light"'],
+      [["--previous", "/nonexistent/checkout", "--pairs", "0"], '--pairs must be a whole number from 1 to 20, got "0"'],
+      [["--previous", "/nonexistent/checkout", "--trips", "ten"], '--trips must be a positive integer, got "ten"'],
+      [["--previous", "/nonexistent/checkout"], "no built checkout at /nonexistent/checkout"]
+    ]
+  },
+  {
     name: "overload",
     help: ["--saturation C", "--baseline DIR"],
     refusals: [
