@@ -10,12 +10,14 @@ const utf8 = new TextEncoder()
 const fromUtf8 = new TextDecoder()
 
 /**
- * A slot's `traits`: what the search loop reads of a trip besides its waypoints, in one 32-bit word.
- * As seven byte columns, a candidate met at random cost a cache line in each: one word instead made
- * the matcher x1.04 on the heavy mix's searches and x1.05-1.10 on the wide mix's, measured in one
- * index, search by search. Bit 0: the slot is alive; bits 1-4: the flags; then the booking type
- * (2 bits), the driver's experience and the car's comfort stars (3 each), the currency (5) and the
- * seats left (8).
+ * A slot's `traits`: what the search loop reads of a trip besides its waypoints, in one 32-bit word
+ * (4 bytes a trip where seven byte columns took 7, and one cache line for a candidate met at
+ * random, not seven). Measured in one index, the other layout built beside it and switched pass by
+ * pass: with the word as the fresh array, the matcher x1.04 (heavy mix) and x1.05-1.10 (wide); with
+ * the byte columns as the fresh arrays, x0.99-1.01 (heavy) and x1.00 (dense). Where an array lies
+ * in memory weighs as much as its layout (docs/PERFORMANCE.md). Bit 0: the slot is alive; bits 1-4:
+ * the flags; then the booking type (2 bits), the driver's experience and the car's comfort stars
+ * (3 each), the currency (5) and the seats left (8).
  */
 export const ALIVE = 1
 export const FLAG_AUTO = 2
