@@ -43,6 +43,14 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   const scanActive = db.prepare(`SELECT ${INDEX_COLUMNS}, shown, road_stops FROM trips WHERE status = 'active'`).raw()
   const changed = db.prepare(`SELECT status, ${INDEX_COLUMNS}, shown, road_stops FROM trips WHERE seq > ? ORDER BY seq`).raw()
   const allMeetingPoints = db.prepare("SELECT mp_json FROM meeting_points WHERE status = 'active' ORDER BY id").pluck()
+  const activeMeetingPoints = (): Map<number, StoredMeetingPoint> => {
+    const byId = new Map<number, StoredMeetingPoint>()
+    for (const json of allMeetingPoints.all() as Array<string>) {
+      const mp = JSON.parse(json) as StoredMeetingPoint
+      byId.set(mp.id, mp)
+    }
+    return byId
+  }
   const mpVersion = db.prepare("SELECT value FROM meta WHERE key = 'meeting_points_version'").pluck()
   // The meeting points that searches name, all of them, as of `version` (see `meetingPoints`).
   let heldMeetingPoints: { version: string; readonly byId: Map<number, StoredMeetingPoint> } | undefined
@@ -88,13 +96,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
       Effect.sync(() => {
         const out = new Map<number, StoredMeetingPoint>()
         if (ids !== undefined && ids.length === 0) return out
-        if (ids === undefined) {
-          for (const json of allMeetingPoints.all() as Array<string>) {
-            const mp = JSON.parse(json) as StoredMeetingPoint
-            out.set(mp.id, mp)
-          }
-          return out
-        }
+        if (ids === undefined) return activeMeetingPoints()
         // A search that shows stops along the road names their meeting points: all are kept parsed,
         // read whole once (0.2 s for 34,000) and then brought up to date from the rows imports
         // changed since, as the pool's writer does; one indexed read a search while the version
@@ -102,12 +104,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
         // the heavy mix, docs/PERFORMANCE.md).
         const version = (mpVersion.get() as string | undefined) ?? "0"
         if (heldMeetingPoints === undefined || Number(version) < Number(heldMeetingPoints.version)) {
-          const byId = new Map<number, StoredMeetingPoint>()
-          for (const json of allMeetingPoints.all() as Array<string>) {
-            const mp = JSON.parse(json) as StoredMeetingPoint
-            byId.set(mp.id, mp)
-          }
-          heldMeetingPoints = { version, byId }
+          heldMeetingPoints = { version, byId: activeMeetingPoints() }
         } else if (heldMeetingPoints.version !== version) {
           // Rows an import commits between the two reads are applied now and again next time.
           for (const json of meetingPointsAfter.all(Number(heldMeetingPoints.version)) as Array<string>) {
