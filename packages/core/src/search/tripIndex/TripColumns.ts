@@ -143,11 +143,13 @@ export interface ColumnCounts {
   readonly wordChars: number
 }
 
+/** `x` is a whole number that `bits` bits hold. */
+const fits = (x: number, bits: number): boolean => Number.isInteger(x) && x >= 0 && x < 1 << bits
+
 /** A live slot's `traits` for `r`; a value without room there is refused before anything is written. */
 const traitsOf = (r: IndexRecord, road: boolean): number => {
   const currency = CURRENCIES.indexOf(r.currency)
   const bookingType = BOOKING_TYPES.indexOf(r.bookingType)
-  const fits = (x: number, bits: number) => Number.isInteger(x) && x >= 0 && x < 1 << bits
   if (!(fits(currency, 5) && fits(bookingType, 2) && fits(r.experience, 3) && fits(r.comfortStars, 3) && fits(r.seatsLeft, 8))) {
     throw new RangeError(`TripIndex: trip ${r.id} has a currency, booking type, experience, comfort or seats left the index cannot hold`)
   }
