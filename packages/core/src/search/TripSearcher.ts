@@ -141,9 +141,19 @@ export class TripSearcher {
         ...(toBox !== undefined ? { toKm: endKm(t, w0, j, toBox) } : {})
       }
     }
+    const metres = (m: number): number => {
+      const slot = matches.slot[m]!
+      const w0 = t.wpStart[slot]!
+      const i = matches.i[m]!
+      const j = matches.j[m]!
+      if (i >= ALONG_END || j >= ALONG_END) return roadParts(t, w0, t.wpCount[slot]! - 1, i, j, t.legDist)
+      let d = 0
+      for (let w = w0 + i; w < w0 + j; w++) d += t.legDist[w]!
+      return d
+    }
     const total = matches.size
     const page = matches.page(req, permanentId)
-    const top = req.withTopTrips ? matches.top(permanentId) : []
+    const top = req.withTopTrips ? matches.top(metres, permanentId) : []
     const trips = req.withTrips === true ? this.shown([...page, ...top].map((m) => matches.slot[m]!)) : undefined
     return {
       total,
@@ -273,15 +283,7 @@ export class TripSearcher {
 
       facets.matched(experienceOf(traits), comfortOf(traits))
       matches.push(slot, bi, bj, price, utc)
-      if ((traits & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) {
-        // Its distance now, while its columns are in the cache: the top trips compare every
-        // eligible match's price per metre, and reading the columns again for each once the loop
-        // was over cost x1.045-1.055 on the wide mix, x1.015-1.04 on the heavy one (docs/PERFORMANCE.md).
-        let metres = 0
-        if (bi >= ALONG_END || bj >= ALONG_END) metres = roadParts(t, w0, last, bi, bj, t.legDist)
-        else for (let w = w0 + bi; w < w0 + bj; w++) metres += t.legDist[w]!
-        matches.lastEligible(metres)
-      }
+      if ((traits & FLAG_AUTO) !== 0 && seatsLeft >= topSeats) matches.lastEligible()
       if (seatsLeft === 0) full++
       if (price < lowest) lowest = price
     }

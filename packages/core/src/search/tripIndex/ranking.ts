@@ -38,7 +38,7 @@ export class Matches {
   j = new Int32Array(1024)
   price = new Float64Array(1024)
   utc = new Float64Array(1024)
-  /** The segment's distance of each eligible match (`lastEligible`). */
+  /** The segment's distance of each eligible match, filled by `top` (each is compared many times). */
   private metres = new Float64Array(1024)
   /** Matches eligible as top trips (the first `eligibleCount`), so that picking them reads no per-trip array again. */
   private eligible = new Int32Array(1024)
@@ -53,9 +53,8 @@ export class Matches {
     this.eligibleCount = 0
   }
 
-  /** The match pushed last is eligible as a top trip; its segment is `metres` long. */
-  lastEligible(metres: number): void {
-    this.metres[this.size - 1] = metres
+  /** The match pushed last is eligible as a top trip. */
+  lastEligible(): void {
     this.eligible[this.eligibleCount++] = this.size - 1
   }
 
@@ -82,7 +81,7 @@ export class Matches {
     this.price = copy(this.price, new Float64Array(n))
     this.utc = copy(this.utc, new Float64Array(n))
     this.eligible = copy(this.eligible, new Int32Array(n))
-    this.metres = copy(this.metres, new Float64Array(n))
+    this.metres = new Float64Array(n)
     this.order = new Int32Array(n)
   }
 
@@ -110,15 +109,16 @@ export class Matches {
   }
 
   /**
-   * The three top trips among the eligible matches: price per metre ascending (`metres` the
+   * The three top trips among the eligible matches: price per metre ascending (`metres(m)` the
    * segment's distance), then by date as a page sorts by date. Compared as cross products to stay
    * exact; a zero distance (ratio infinite, or 0/0) comes after every other (DECISIONS.md), or the
    * cross products would not be a total order and the result would depend on the input order.
    */
-  top(pid: (m: number) => string): Array<number> {
+  top(metres: (m: number) => number, pid: (m: number) => string): Array<number> {
     const { price, utc } = this
     const distance = this.metres
     const { eligible, eligibleCount } = this
+    for (let e = 0; e < eligibleCount; e++) distance[eligible[e]!] = metres(eligible[e]!)
     const byValue = (a: number, b: number): number => {
       const da = distance[a]!
       const db = distance[b]!
