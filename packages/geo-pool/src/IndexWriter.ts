@@ -1,4 +1,4 @@
-import type { IndexImage, RateTable, StoredMeetingPoint, TripIndex, TripStore } from "@tripsearch/core"
+import { applyMeetingPointChanges, type IndexImage, type RateTable, type StoredMeetingPoint, type TripIndex, type TripStore } from "@tripsearch/core"
 import { Effect } from "effect"
 import { BroadcastChannel, threadId } from "node:worker_threads"
 import { writeSnapshot } from "./IndexSnapshot.js"
@@ -229,10 +229,7 @@ export class IndexWriter {
       if (version !== this.meetingPoints.version) {
         const changed = await Effect.runPromise(this.store.meetingPointsSince(this.meetingPoints.version))
         if (this.closed) return
-        for (const mp of changed) {
-          if (mp.status === "active") this.meetingPoints.byId.set(mp.id, mp)
-          else this.meetingPoints.byId.delete(mp.id)
-        }
+        applyMeetingPointChanges(this.meetingPoints.byId, changed)
         this.meetingPoints.version = version
         if (!this.closed) this.channel.postMessage({ _tag: "MeetingPoints", meetingPoints: changed, full: false } satisfies IndexMessage)
       }

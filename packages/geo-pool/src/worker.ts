@@ -11,6 +11,7 @@
  * The default export is piscina's task handler, a switch on the task's `_tag`.
  */
 import {
+  applyMeetingPointChanges,
   DEFAULT_RATES,
   InMemoryTripMatcher,
   type IndexImage,
@@ -49,12 +50,7 @@ const firstImage = new Promise<void>((resolve) => {
     if (message?._tag === "Rates") rates = message.rates
     if (message?._tag === "MeetingPoints") {
       if (message.full) meetingPoints = new Map(message.meetingPoints.map((mp) => [mp.id, mp]))
-      else {
-        for (const mp of message.meetingPoints) {
-          if (mp.status === "active") meetingPoints.set(mp.id, mp)
-          else meetingPoints.delete(mp.id)
-        }
-      }
+      else applyMeetingPointChanges(meetingPoints, message.meetingPoints)
     }
     else if (message?._tag === "IndexImage" && message.image.version > version) adopt(message.image)
     if (searcher !== undefined && rates !== undefined) resolve()

@@ -1,4 +1,5 @@
 import {
+  applyMeetingPointChanges,
   CURRENCIES,
   DEFAULT_RATES,
   type CurrencyCode,
@@ -107,11 +108,8 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
           heldMeetingPoints = { version, byId: activeMeetingPoints() }
         } else if (heldMeetingPoints.version !== version) {
           // Rows an import commits between the two reads are applied now and again next time.
-          for (const json of meetingPointsAfter.all(Number(heldMeetingPoints.version)) as Array<string>) {
-            const mp = JSON.parse(json) as StoredMeetingPoint
-            if (mp.status === "active") heldMeetingPoints.byId.set(mp.id, mp)
-            else heldMeetingPoints.byId.delete(mp.id)
-          }
+          const changed = meetingPointsAfter.all(Number(heldMeetingPoints.version)) as Array<string>
+          applyMeetingPointChanges(heldMeetingPoints.byId, changed.map((json) => JSON.parse(json) as StoredMeetingPoint))
           heldMeetingPoints.version = version
         }
         const { byId } = heldMeetingPoints

@@ -27,6 +27,18 @@ export const FeedMeetingPoint = Schema.Struct({
 })
 export type StoredMeetingPoint = typeof FeedMeetingPoint.Type
 
+/**
+ * Brings a map of the active meeting points by id up to date with rows changed since it was read
+ * (`TripStore.meetingPointsSince`): an active one is added or replaced, any other removed. A row
+ * applied twice leaves the same map, so rows read again after a concurrent import do no harm.
+ */
+export const applyMeetingPointChanges = (byId: Map<number, StoredMeetingPoint>, changed: Iterable<StoredMeetingPoint>): void => {
+  for (const mp of changed) {
+    if (mp.status === "active") byId.set(mp.id, mp)
+    else byId.delete(mp.id)
+  }
+}
+
 const decode = Schema.decodeUnknownEither(FeedMeetingPoint, { errors: "all", onExcessProperty: "error" })
 
 /** Parses and validates one NDJSON line of the meeting point feed. */
