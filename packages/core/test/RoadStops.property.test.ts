@@ -275,14 +275,17 @@ const bearingOf = (lat1: number, lon1: number, lat2: number, lon2: number): numb
 }
 
 /**
- * A test's property batches, where the run must also meet enough generated cases of some kind
- * (`met`): a second and a third batch run only while the first ones fell short, as a batch may by
- * chance (a count of about 27 in 300 runs came out at 7 once). A generator that stopped making
- * such cases still fails the count after them.
+ * A test's property batches, where the run must also meet at least `floors[kind]` generated cases
+ * of each kind, counted into `seen` by the batch: a second and a third batch run only while the
+ * first ones fell short, as a batch may by chance (a count of about 27 in 300 runs came out at 7
+ * once); then each count is checked against its floor, so that a generator that stopped making
+ * such cases still fails.
  */
-const batchesUntil = (met: () => boolean, batch: () => void): void => {
+const batchesUntil = <K extends string>(seen: Record<K, number>, floors: Record<K, number>, batch: () => void): void => {
+  const kinds = Object.keys(floors) as Array<K>
   batch()
-  for (let b = 1; b < 3 && !met(); b++) batch()
+  for (let b = 1; b < 3 && kinds.some((k) => seen[k] < floors[k]); b++) batch()
+  for (const k of kinds) expect(seen[k], k).toBeGreaterThanOrEqual(floors[k])
 }
 
 describe("stops along the road: the index against the reference", () => {
@@ -321,7 +324,9 @@ describe("stops along the road: the index against the reference", () => {
     // shows all its matches, and the run must have met both kinds of segment along the road.
     const seen = { both: 0, one: 0 }
     batchesUntil(
-      () => seen.both >= 8 && seen.one >= 20,
+      seen,
+      // About 27 and 70 in 300 runs.
+      { both: 8, one: 20 },
       () =>
         fc.assert(
           fc.property(world(6, { minLength: 20, maxLength: 60 }), matchRequest, fc.nat(), fc.nat(), fc.constantFrom(1, 2, 5, 20, 150), (w, req0, pf, pt, radius) => {
@@ -337,9 +342,6 @@ describe("stops along the road: the index against the reference", () => {
           { numRuns: 300 }
         )
     )
-    // About 27 and 70 in 300 runs.
-    expect(seen.both).toBeGreaterThanOrEqual(8)
-    expect(seen.one).toBeGreaterThanOrEqual(20)
   }, 360_000)
 
   it("gives the reference's answers on pairs between a stop of one road and a waypoint of its trip on the other side of it, every match shown (one end along the road)", () => {
@@ -349,7 +351,8 @@ describe("stops along the road: the index against the reference", () => {
     // segments both ways round: about 35 each in 300 runs.
     const seen = { fromStop: 0, toStop: 0 }
     batchesUntil(
-      () => seen.fromStop >= 12 && seen.toStop >= 12,
+      seen,
+      { fromStop: 12, toStop: 12 },
       () =>
         fc.assert(
           fc.property(world(6, { minLength: 30, maxLength: 60 }), matchRequest, fc.nat(), fc.nat(), fc.boolean(), fc.constantFrom(2, 5, 20), (w, req0, pf, pt, stopFirst, radius) => {
@@ -380,16 +383,16 @@ describe("stops along the road: the index against the reference", () => {
           { numRuns: 300 }
         )
     )
-    expect(seen.fromStop).toBeGreaterThanOrEqual(12)
-    expect(seen.toStop).toBeGreaterThanOrEqual(12)
   }, 360_000)
 
   it("gives the reference's answers where a trip's end waypoint lies a hair outside one place's radius and its stops along the road within it", () => {
     // The grid's chord test lets such a waypoint through, not surely within the radius: the trip
     // is then a candidate by its waypoint, but its segment must come from its stops along the road.
-    let alongShown = 0
+    const seen = { along: 0 }
     batchesUntil(
-      () => alongShown >= 20,
+      seen,
+      // About 77 in 300 runs.
+      { along: 20 },
       () =>
         fc.assert(
           fc.property(
@@ -412,15 +415,13 @@ describe("stops along the road: the index against the reference", () => {
               const { from: _f, to: _t, ...rest } = unfiltered(everyMatch(req0))
               const req: MatchRequest = { ...rest, nowMs: NOW - 2 * 86_400_000, ...(arriving ? { to: place } : { from: place }) }
               const expected = reference(w, w.meetingPoints, req)
-              alongShown += expected.page.filter((h) => h.id === r.id && (arriving ? h.toStop : h.fromStop) !== undefined).length
+              seen.along += expected.page.filter((h) => h.id === r.id && (arriving ? h.toStop : h.fromStop) !== undefined).length
               expect(TripIndex.from(records).search(req)).toEqual(expected)
             }
           ),
           { numRuns: 300 }
         )
     )
-    // About 77 in 300 runs.
-    expect(alongShown).toBeGreaterThanOrEqual(20)
   }, 360_000)
 
   it("gives the reference's answers on trips with hundreds of stops (past a near word's 15 places and a grid entry's 255)", () => {
@@ -437,9 +438,10 @@ describe("stops along the road: the index against the reference", () => {
   it("follows meeting points removed, moved and added again while trips exist", () => {
     // Along the road segments shown on a page, over the run (about 37): half the searches are
     // pairs between two stops of one road with every match shown, as in the test above.
-    let alongShown = 0
+    const seen = { along: 0 }
     batchesUntil(
-      () => alongShown >= 10,
+      seen,
+      { along: 10 },
       () =>
         fc.assert(
           fc.property(
@@ -468,7 +470,7 @@ describe("stops along the road: the index against the reference", () => {
                   op === "remove" ? { ...mp, status: "removed" } : op === "move" ? { ...mp, lat: mp.lat + 0.005, lon: mp.lon - 0.004 } : { ...mp, status: "active" }
                 index.apply(withStops(w, mps), [])
                 const expected = reference(w, mps, req)
-                alongShown += expected.page.filter((h) => h.fromStop !== undefined || h.toStop !== undefined).length
+                seen.along += expected.page.filter((h) => h.fromStop !== undefined || h.toStop !== undefined).length
                 expect(index.search(req)).toEqual(expected)
               }
             }
@@ -476,7 +478,6 @@ describe("stops along the road: the index against the reference", () => {
           { numRuns: 150 }
         )
     )
-    expect(alongShown).toBeGreaterThanOrEqual(10)
   }, 360_000)
 
   it("matches a Mâcon passenger to a Paris -> Lyon driver passing through, with the stop's Place figures", () => {
