@@ -15,8 +15,9 @@
  *   of slow searches, the oldest task's wait does; and as in CoDel only a wait that persists
  *   counts, so that a pause of this thread, a garbage collection say, does not turn the requests
  *   it delayed into refusals once it ends); or when `maxQueue` already wait.
- *   Then, if another key has more tasks waiting than the arriving one's key, that key's newest task
- *   is refused instead and the arrival takes its place: the flooding key pays for the overload.
+ *   Then, if another key with tasks waiting has more tasks than the arriving one's key, counting
+ *   those waiting and those started, that key's newest waiting task is refused instead and the
+ *   arrival takes its place: the flooding key pays for the overload.
  * - A task admitted is started at its turn, however long it waited: every refusal is decided at
  *   the door, where it costs nothing and is answered at once. Refusing a task at its turn would
  *   answer a 503 after the whole wait, the slowest answer there is; the rules above stop admitting
@@ -107,6 +108,8 @@ export class AdmissionQueue {
   private ring: Array<string> = []
   private waiting = 0
   private running = 0
+  /** Tasks started and not settled, by key (only keys with some). */
+  private readonly runningOf = new Map<string, number>()
   /**
    * Moving average of the time between two tasks ending while tasks wait, ms (0 until one settled).
    * While the queue is not empty it is measured as it is: the time since the previous task ended,
@@ -189,7 +192,7 @@ export class AdmissionQueue {
       this.refusedFor.clientGone++
       return Promise.reject(new Cancelled())
     }
-    if (this.running < this.slotsNow() && this.waiting === 0) return this.begin(start) as Promise<R>
+    if (this.running < this.slotsNow() && this.waiting === 0) return this.begin(key, start) as Promise<R>
     if (this.overloaded()) {
       const bound = this.boundReached()
       this.refusedFor[bound]++
@@ -298,15 +301,21 @@ export class AdmissionQueue {
     return this.waiting >= this.options.maxQueue ? "queueCount" : "queueTime"
   }
 
-  /** The key with the most tasks waiting, if it has more than `key` would have with one more. */
+  /**
+   * The key with tasks waiting that has the most tasks in all (waiting, and started not settled),
+   * if it has more than `key` would have with one more. The tasks already handed to the workers
+   * count: a flood whose tasks are mostly started, one or none left waiting here, still has more
+   * than a key that sends one search at a time, and its waiting task makes room for that key's.
+   */
   private longestOtherThan(key: string): string | undefined {
-    const own = (this.queues.get(key)?.length ?? 0) + 1
+    const own = (this.queues.get(key)?.length ?? 0) + (this.runningOf.get(key) ?? 0) + 1
     let longest: string | undefined
     let most = own
     for (const [k, queue] of this.queues) {
-      if (k !== key && queue.length > most) {
+      const all = queue.length + (this.runningOf.get(k) ?? 0)
+      if (k !== key && all > most) {
         longest = k
-        most = queue.length
+        most = all
       }
     }
     return longest
@@ -323,8 +332,9 @@ export class AdmissionQueue {
     }
   }
 
-  private begin(start: () => Promise<unknown>): Promise<unknown> {
+  private begin(key: string, start: () => Promise<unknown>): Promise<unknown> {
     this.running++
+    this.runningOf.set(key, (this.runningOf.get(key) ?? 0) + 1)
     const sharing = Math.max(this.running, this.options.workers)
     const startedAt = this.now()
     let settled: Promise<unknown>
@@ -339,6 +349,9 @@ export class AdmissionQueue {
       this.lastSaturatedEnd = this.waiting > 0 ? now : undefined
       this.intervalMs = this.intervalMs === 0 ? interval : this.intervalMs + EWMA_WEIGHT * (interval - this.intervalMs)
       this.running--
+      const left = this.runningOf.get(key)! - 1
+      if (left === 0) this.runningOf.delete(key)
+      else this.runningOf.set(key, left)
       this.next()
     }
     return settled.finally(done)
@@ -354,7 +367,7 @@ export class AdmissionQueue {
       // The key goes to the back of the ring if it still has tasks waiting.
       if (queue.length > 0) this.ring.push(key)
       this.forget(entry, queue)
-      this.begin(entry.start).then(entry.resolve, entry.reject)
+      this.begin(entry.key, entry.start).then(entry.resolve, entry.reject)
     }
     // The task waiting longest may have changed: a new one under the bound ends the spell over it.
     this.sojournOverBound()

@@ -108,6 +108,34 @@ describe("GeoPool's admission queue (maxWaitMs), over real worker threads", () =
     expect(await queue.submit("k", async () => "f")).toBe("f")
   })
 
+  it("counts a key's started tasks with its waiting ones: a flood with one task left waiting makes room for a calm key's", async () => {
+    let service = 1
+    const queue = new AdmissionQueue({ slots: 2, workers: 1, maxQueue: 100, maxWaitMs: 200, serviceMs: () => service, now: () => 0 })
+    const finishes: Array<() => void> = []
+    const blocker = () => new Promise<string>((resolve) => finishes.push(() => resolve("flood")))
+    const flood = [queue.submit("flood", blocker), queue.submit("flood", blocker), queue.submit("flood", blocker)].map((p) =>
+      p.then(
+        (v) => v,
+        (e: unknown) => e
+      )
+    )
+    expect([queue.inFlight, queue.size]).toEqual([2, 1])
+    // Searches now take 300 ms: one more task's wait is over the bound, whoever sends it.
+    service = 300
+    expect(queue.admits("flood")).toBe(false)
+    // The flood has one task waiting, as many as the calm key would have; with its two started it has more.
+    expect(queue.admits("calm")).toBe(true)
+    const calm = queue.submit("calm", async () => "calm")
+    expect(await flood[2]).toBeInstanceOf(QueueFull)
+    expect(queue.refused).toEqual({ shed: 0, arrival: 0, pushedOut: 1, cancelled: 0 })
+    // The calm key's second search has no flood task waiting to take the place of: refused.
+    await expect(queue.submit("calm", async () => "calm")).rejects.toBeInstanceOf(QueueFull)
+    finishes.shift()!()
+    expect(await calm).toBe("calm")
+    finishes.shift()!()
+    expect(await Promise.all(flood.slice(0, 2))).toEqual(["flood", "flood"])
+  })
+
   it("starts the sojourn's interval afresh when the task waiting longest is under the bound again", async () => {
     let clock = 0
     // The workers' tasks take 1 ms: the estimate never refuses here, only the sojourn.
