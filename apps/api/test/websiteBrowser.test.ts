@@ -454,7 +454,7 @@ describe("the website over rides with roads and meeting points, in a real browse
     const macon = encodeURIComponent("Mâcon, FR")
     for (const [locale, cur, tag, sentence] of [
       ["en_GB", "GBP", "en-GB", (d: string) => `Picked up at Gare de Mâcon-Ville, ${d} from Mâcon`],
-      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge à Gare de Mâcon-Ville, à ${d} de Mâcon`]
+      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge : Gare de Mâcon-Ville (Mâcon à ${d})`]
     ] as const) {
       const { trips } = await apiJson(`locale=${locale}&cur=${cur}&fn=${macon}&tn=Lyon`)
       const meters = Number(trips[0].departure_passenger_routing.routes[0].distance_in_meters)

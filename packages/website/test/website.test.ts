@@ -52,6 +52,18 @@ describe("the message catalogue", () => {
     }
   })
 
+  it("puts no preposition before a town's name where the name would have to change after it", () => {
+    // Czech, Slovak, Polish, Croatian, Serbian, Russian and Ukrainian decline a town after "z", "od", "из";
+    // French elides and contracts "de" and "à" before some (d'Orléans, au Havre). The names are the
+    // traveller's or the gazetteer's, in the nominative: they are set apart instead.
+    for (const language of ["cs", "sk", "pl", "hr", "sr", "ru", "uk", "fr"]) {
+      expect(CATALOGUES[language]!.search_results_title, language).toMatch(/ ?: \{from\} → \{to\}$/)
+    }
+    expect(translatorOf("ru_RU")("search_results_title", { from: "Москва", to: "Тверь" })).toBe("Поездки: Москва → Тверь")
+    expect(translatorOf("fr_FR")("search_results_title", { from: "Orléans", to: "Le Havre" })).toBe("Covoiturages : Orléans → Le Havre")
+    for (const k of ["picked_up_along", "dropped_off_along"] as const) expect(CATALOGUES["fr"]![k], k).not.toMatch(/\b(de|à) \{town\}/)
+  })
+
   it("labels every locale of the table in its own language: the labels of the search and trip pages are all there", () => {
     const pageLabels = (Object.keys(en) as Array<keyof typeof en>).filter((k) => !/^(key_|remedy_|developers_intro|errors_intro|site_name|trip_title|labelled)/.test(k))
     for (const locale of LOCALES) {

@@ -3,7 +3,7 @@ import type { MessageKey } from "./en.js"
 // Czech.
 export const cs: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Najít spolujízdu",
-  search_results_title: "Jízdy z {from} do {to}",
+  search_results_title: "Jízdy: {from} → {to}",
   from: "Odkud",
   to: "Kam",
   place_hint: "město",

@@ -2,7 +2,7 @@ import type { MessageKey } from "./en.js"
 
 export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Trouver un covoiturage",
-  search_results_title: "Covoiturages de {from} à {to}",
+  search_results_title: "Covoiturages : {from} → {to}",
   from: "Départ",
   to: "Arrivée",
   place_hint: "une ville",
@@ -97,6 +97,6 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Le service est très demandé : réessayez dans un instant.",
   suggestions: "Suggestions",
   labelled: "{label} : {value}",
-  picked_up_along: "Prise en charge à {place}, à {distance} de {town}",
-  dropped_off_along: "Dépose à {place}, à {distance} de {town}"
+  picked_up_along: "Prise en charge : {place} ({town} à {distance})",
+  dropped_off_along: "Dépose : {place} ({town} à {distance})"
 }

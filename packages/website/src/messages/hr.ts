@@ -3,7 +3,7 @@ import type { MessageKey } from "./en.js"
 // Croatian.
 export const hr: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Pronađi prijevoz",
-  search_results_title: "Vožnje od {from} do {to}",
+  search_results_title: "Vožnje: {from} → {to}",
   from: "Od",
   to: "Do",
   place_hint: "grad",

@@ -97,6 +97,6 @@ export const hu: Partial<Readonly<Record<MessageKey, string>>> = {
   search_failed: "Ezt a keresést nem lehetett elvégezni: ellenőrizze a mezőket, és próbálja újra.",
   busy: "A szolgáltatás túlterhelt: próbálja újra egy pillanat múlva.",
   suggestions: "Javaslatok",
-  picked_up_along: "Felszállás: {place}, {distance} távolságra innen: {town}",
-  dropped_off_along: "Leszállás: {place}, {distance} távolságra innen: {town}"
+  picked_up_along: "Felszállás: {place} ({town}, {distance} távolságra)",
+  dropped_off_along: "Leszállás: {place} ({town}, {distance} távolságra)"
 }

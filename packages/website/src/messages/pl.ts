@@ -3,7 +3,7 @@ import type { MessageKey } from "./en.js"
 // Polish.
 export const pl: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Znajdź przejazd",
-  search_results_title: "Przejazdy z {from} do {to}",
+  search_results_title: "Przejazdy: {from} → {to}",
   from: "Skąd",
   to: "Dokąd",
   place_hint: "miasto",

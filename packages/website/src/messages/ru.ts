@@ -3,7 +3,7 @@ import type { MessageKey } from "./en.js"
 // Russian.
 export const ru: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Найти попутчиков",
-  search_results_title: "Поездки из {from} в {to}",
+  search_results_title: "Поездки: {from} → {to}",
   from: "Откуда",
   to: "Куда",
   place_hint: "город",

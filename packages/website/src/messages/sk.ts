@@ -3,7 +3,7 @@ import type { MessageKey } from "./en.js"
 // Slovak.
 export const sk: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Nájsť spolujazdu",
-  search_results_title: "Jazdy z {from} do {to}",
+  search_results_title: "Jazdy: {from} → {to}",
   from: "Odkiaľ",
   to: "Kam",
   place_hint: "mesto",

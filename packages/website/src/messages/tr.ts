@@ -97,6 +97,6 @@ export const tr: Partial<Readonly<Record<MessageKey, string>>> = {
   search_failed: "Bu arama yapılamadı: alanları kontrol edip yeniden deneyin.",
   busy: "Hizmet yoğun: biraz sonra yeniden deneyin.",
   suggestions: "Öneriler",
-  picked_up_along: "Biniş: {place}, {town} yerine {distance} mesafede",
-  dropped_off_along: "İniş: {place}, {town} yerine {distance} mesafede"
+  picked_up_along: "Biniş: {place} ({town}, {distance} uzaklıkta)",
+  dropped_off_along: "İniş: {place} ({town}, {distance} uzaklıkta)"
 }

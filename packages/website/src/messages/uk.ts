@@ -3,7 +3,7 @@ import type { MessageKey } from "./en.js"
 // Ukrainian.
 export const uk: Partial<Readonly<Record<MessageKey, string>>> = {
   search_title: "Знайти попутників",
-  search_results_title: "Поїздки з {from} до {to}",
+  search_results_title: "Поїздки: {from} → {to}",
   from: "Звідки",
   to: "Куди",
   place_hint: "місто",
