@@ -86,8 +86,8 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   experience_2: "Experiente",
   experience_3: "Especialista",
   experience_4: "Embaixador",
-  pickup: "Recolha",
-  dropoff: "Largada",
+  pickup: "Embarque",
+  dropoff: "Desembarque",
   stop_over: "Paragem",
   place_unknown: "Não conhecemos nenhum lugar chamado «{name}».",
   did_you_mean: "Quis dizer:",
@@ -97,6 +97,6 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   search_failed: "Não foi possível fazer esta pesquisa: verifique os campos e tente de novo.",
   busy: "O serviço está sobrecarregado: tente de novo dentro de momentos.",
   suggestions: "Sugestões",
-  picked_up_along: "Recolha em {place}, a {distance} de {town}",
-  dropped_off_along: "Largada em {place}, a {distance} de {town}"
+  picked_up_along: "Embarque em {place}, a {distance} de {town}",
+  dropped_off_along: "Desembarque em {place}, a {distance} de {town}"
 }
