@@ -9,6 +9,7 @@
 // set by memory; what the matcher spends above it is its own work. See docs/PERFORMANCE.md.
 //
 //   node packages/core/bench/candidates.mjs --db STORE --log QUERY_LOG [--rounds R]
+import { existsSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import * as core from "../dist/index.js"
@@ -17,11 +18,24 @@ import { NearHits } from "../dist/search/tripIndex/NearHits.js"
 import { loadIndex, readLog, runQuery, servicesOf } from "./compareSetup.mjs"
 import { makeSqliteTripStore, openDatabase } from "../../storage-sqlite/dist/index.js"
 
-const { values } = parseArgs({ options: { db: { type: "string" }, log: { type: "string" }, rounds: { type: "string", default: "3" }, help: { type: "boolean" } }, strict: true })
+const USAGE = "usage: node packages/core/bench/candidates.mjs --db STORE --log QUERY_LOG [--rounds R (default 3)]"
+let values
+try {
+  ;({ values } = parseArgs({ options: { db: { type: "string" }, log: { type: "string" }, rounds: { type: "string", default: "3" }, help: { type: "boolean" } }, strict: true }))
+} catch (e) {
+  console.error(`candidates.mjs: ${e.message}\n${USAGE}`)
+  process.exit(2)
+}
 const rounds = Number(values.rounds)
 if (values.help || !values.db || !values.log || !(Number.isInteger(rounds) && rounds >= 1)) {
-  console.log("usage: node packages/core/bench/candidates.mjs --db STORE --log QUERY_LOG [--rounds R (default 3)]")
+  ;(values.help ? console.log : console.error)(USAGE)
   process.exit(values.help ? 0 : 2)
+}
+for (const [flag, path] of [["--db", values.db], ["--log", values.log]]) {
+  if (!existsSync(path)) {
+    console.error(`candidates.mjs: ${flag} ${path}: no such file (\`npm run bench:search\` makes the stores and logs under .bench/)`)
+    process.exit(2)
+  }
 }
 const store = makeSqliteTripStore(openDatabase(values.db, { readonly: true }))
 let t0 = performance.now()
