@@ -1,6 +1,6 @@
 // What the matcher's time is spent on, against what a search must at least read. For each search
 // of a query log, in one index: its candidates (the trips its scans found near its places), its
-// geographic matches (the candidates with a segment near both places, each priced and counted in
+// geographic matches (the candidates with a segment near its places, each priced and counted in
 // the facets, whatever the filters then say: a facet counts the trips its own filter would
 // reject), and its matched trips; the matcher's time per candidate; and, over the same candidates
 // in the same order, the time of a loop that only reads what every candidate loop must read of a
@@ -38,7 +38,7 @@ for (const [flag, path] of [["--db", values.db], ["--log", values.log]]) {
   }
 }
 const store = makeSqliteTripStore(openDatabase(values.db, { readonly: true }))
-let t0 = performance.now()
+const t0 = performance.now()
 const index = loadIndex(core.TripIndex, store)
 console.log(`index loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
