@@ -56,6 +56,9 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
   // The meeting points that searches name, all of them, as of `version` (see `meetingPoints`).
   let heldMeetingPoints: { version: string; readonly byId: Map<number, StoredMeetingPoint> } | undefined
   const meetingPointsAfter = db.prepare("SELECT mp_json FROM meeting_points WHERE version > ? ORDER BY id").pluck()
+  /** The meeting point rows imports changed after `version`, any status. */
+  const meetingPointsChangedAfter = (version: string): Array<StoredMeetingPoint> =>
+    (meetingPointsAfter.all(Number(version)) as Array<string>).map((json) => JSON.parse(json) as StoredMeetingPoint)
   const tripJsonOf = db.prepare("SELECT trip_json FROM trips WHERE id = ?").pluck()
   const tripJson = (id: string): string => tripJsonOf.get(id) as string
   const maxSeq = db.prepare("SELECT coalesce(max(seq), 0) FROM trips").pluck()
@@ -108,8 +111,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
           heldMeetingPoints = { version, byId: activeMeetingPoints() }
         } else if (heldMeetingPoints.version !== version) {
           // Rows an import commits between the two reads are applied now and again next time.
-          const changed = meetingPointsAfter.all(Number(heldMeetingPoints.version)) as Array<string>
-          applyMeetingPointChanges(heldMeetingPoints.byId, changed.map((json) => JSON.parse(json) as StoredMeetingPoint))
+          applyMeetingPointChanges(heldMeetingPoints.byId, meetingPointsChangedAfter(heldMeetingPoints.version))
           heldMeetingPoints.version = version
         }
         const { byId } = heldMeetingPoints
@@ -123,8 +125,7 @@ export const makeSqliteTripStore = (db: SqliteDatabase): TripStore["Type"] => {
     changesSince: (seq) => Effect.sync(() => changesSince.deferred(seq)),
     identity: Effect.sync(() => `sqlite:${storeId.get() as string}`),
     meetingPointsVersion: Effect.sync(() => (mpVersion.get() as string | undefined) ?? "0"),
-    meetingPointsSince: (version) =>
-      Effect.sync(() => (meetingPointsAfter.all(Number(version)) as Array<string>).map((json) => JSON.parse(json) as StoredMeetingPoint)),
+    meetingPointsSince: (version) => Effect.sync(() => meetingPointsChangedAfter(version)),
     rates: Effect.sync(() => {
       const rates: Record<CurrencyCode, number> = { ...DEFAULT_RATES }
       for (const [currency, perEur] of rateRows.all() as Array<[string, number]>) {
