@@ -62,26 +62,29 @@ const gatherRuns = <D extends Uint8Array | Uint16Array>(start: Int32Array, data:
 export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array, refs: number): void => {
   // Two stable sorts, by last waypoint's cell and then by first's, so that within an origin cell
   // the trips to one destination are neighbours too: a search by arrival (or a pair scanned
-  // from its arrival side) then reads runs as well. Each sorts `cell * 2^32 + tiebreak` as
-  // doubles, exact below 2^53, and a sort without comparator is native and fast.
+  // from its arrival side) then reads runs as well. Each sorts `cell * span + tiebreak` as
+  // doubles (`span`, the slots, more than any tiebreak), and a sort without comparator is native
+  // and fast. Exact below 2^53, so for up to 5e9 slots over the grid's 1.6M cells; with 2^32 for
+  // `span`, as it was, cells of 0.1 degree (6.5M keys, over 2^21) broke it, and the index lost trips.
   const cellAt = (w: number): number => cellOf(t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
   // Passes in old slot order read the per-waypoint arrays sequentially; the others read only
   // small per-slot arrays out of order.
+  const span = t.slots
   const firstCell = new Int32Array(t.slots)
   const byLast = new Float64Array(live)
   let n = 0
   for (let s = 0; s < t.slots; s++) {
     if (!t.isAlive(s)) continue
     firstCell[s] = cellAt(t.wpStart[s]!)
-    byLast[n++] = cellAt(t.wpStart[s]! + t.wpCount[s]! - 1) * 2 ** 32 + s
+    byLast[n++] = cellAt(t.wpStart[s]! + t.wpCount[s]! - 1) * span + s
   }
   byLast.sort()
   const ranked = new Int32Array(n)
   const keys = new Float64Array(n)
   for (let r = 0; r < n; r++) {
-    const s = byLast[r]! % 2 ** 32
+    const s = byLast[r]! % span
     ranked[r] = s
-    keys[r] = firstCell[s]! * 2 ** 32 + r
+    keys[r] = firstCell[s]! * span + r
   }
   keys.sort()
   const order = new Int32Array(n)
@@ -90,7 +93,7 @@ export const renumberByCell = (t: TripColumns, live: number, refSlot: Int32Array
   const wSlot = sharedI32(t.wSlot.length)
   let waypoints = 0
   for (let s = 0; s < n; s++) {
-    const old = ranked[keys[s]! % 2 ** 32]!
+    const old = ranked[keys[s]! % span]!
     order[s] = old
     newSlot[old] = s
     start[s] = waypoints
