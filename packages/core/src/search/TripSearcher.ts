@@ -22,7 +22,7 @@ const ONCE_KM = 60
  * `ONCE_KM` for either place of a pair. Its candidates, the trips near both places, are far fewer
  * than the trips near one: walking the first place's stops again for their spans costs less than
  * reading each candidate's stops all, up to much wider radii. Measured in one index, search by
- * search, at 60 / 150 / 300 / 1,000 km (docs/PERFORMANCE.md): the heavy mix's pairs 2,854 / 2,665 /
+ * search, at 60 / 150 / 300 / 1,000 km (dc324d3): the heavy mix's pairs 2,854 / 2,665 /
  * 2,629 / 2,619 ms in all; the wide mix's p50 10.0 / 9.6 / 8.7 / 8.9 ms, but 19.2 / 18.9 / 19.0 /
  * 20.7 s in all, its widest (to 500 km) slower without.
  */
@@ -32,7 +32,7 @@ const PAIR_ONCE_KM = 300
  * What a trip marked by a pair's first place costs its second place's walk when its own stops are
  * read, in entries of a meeting point's list (`TripSearcher.thenStops`): its columns and about 15
  * stops of its own read, against a bit test per entry. Measured over the dense and heavy mixes'
- * pairs: 24 and 40 within 1% of each other, 16 1-4% slower, 8 8%, always by trip 23% (docs/PERFORMANCE.md).
+ * pairs: 24 and 40 within 1% of each other, 16 1-4% slower, 8 8%, always by trip 23% (4f51ca5).
  */
 const PER_TRIP = 24
 
