@@ -5,7 +5,6 @@ import {
   type IndexRecord,
   type MatchRequest,
   PlaceResolver,
-  type RawParams,
   ReferenceNear,
   searchTrips,
   TripIndex,
@@ -14,6 +13,7 @@ import {
 } from "@tripsearch/core"
 import { feedLines, generateQueryLog, meetingPointLines, type QueryMix } from "@tripsearch/dataset"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { parseQuery } from "@tripsearch/http-express"
 import { cachedOffsetAt, importFeed, importMeetingPoints, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Context, Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -27,15 +27,6 @@ import { describe, expect, it } from "vitest"
 // of a million trips.
 
 const NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
-
-const paramsOf = (query: string): RawParams => {
-  const params: Record<string, string | Array<string>> = {}
-  for (const [k, v] of new URLSearchParams(query)) {
-    const was = params[k]
-    params[k] = was === undefined ? v : Array.isArray(was) ? [...was, v] : [was, v]
-  }
-  return params
-}
 
 /**
  * A store of the generator's feed (`dense`: its trips between the largest towns) with its meeting
@@ -70,7 +61,7 @@ const compareOn = async (seed: string, trips: number, dense: boolean, mixes: Rea
     const sample = lines.filter((_, k) => k % 5 === 0).map((l) => JSON.parse(l))
     for (const [mix, count] of mixes) {
       for (const record of generateQueryLog({ trips: sample, count, seed, startMs: NOW, mix })) {
-        Effect.runSyncExit(Effect.provide(searchTrips(paramsOf(record.query), { ...context, query: record.query }), services))
+        Effect.runSyncExit(Effect.provide(searchTrips(parseQuery(record.query), { ...context, query: record.query }), services))
       }
     }
 

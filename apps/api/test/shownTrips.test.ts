@@ -5,7 +5,6 @@ import {
   InMemoryTripMatcher,
   type IndexRecord,
   PlaceResolver,
-  type RawParams,
   searchTrips,
   TripIndex,
   TripMatcher,
@@ -13,20 +12,12 @@ import {
 } from "@tripsearch/core"
 import { feedLines, generateQueryLog } from "@tripsearch/dataset"
 import { Gazetteer, GazetteerPlaceResolver } from "@tripsearch/gazetteer"
+import { parseQuery } from "@tripsearch/http-express"
 import { importFeed, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { Context, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 
 const NOW = Date.UTC(2030, 0, 7, 6, 0, 0)
-
-const paramsOf = (query: string): RawParams => {
-  const params: Record<string, string | Array<string>> = {}
-  for (const [k, v] of new URLSearchParams(query)) {
-    const was = params[k]
-    params[k] = was === undefined ? v : Array.isArray(was) ? [...was, v] : [was, v]
-  }
-  return params
-}
 
 describe("the shown trips kept beside the index", () => {
   it("render every search exactly as the trips read from the store do, and spare the store's reads", async () => {
@@ -57,7 +48,7 @@ describe("the shown trips kept beside the index", () => {
       const log = [...generateQueryLog({ trips: sample, count: 300, seed: "shown", startMs: NOW, mix: "heavy" })]
       let shownTrips = 0
       for (const record of log) {
-        const params = paramsOf(record.query)
+        const params = parseQuery(record.query)
         const run = (index: TripIndex) =>
           Effect.runSyncExit(Effect.provide(searchTrips(params, { ...context, query: record.query }), services(index)))
         const readsBefore = reads
