@@ -15,9 +15,9 @@ const fromUtf8 = new TextDecoder()
  * random, not seven). Measured in one index, the other layout built beside it and switched pass by
  * pass: with the word as the fresh array, the matcher x1.04 (heavy mix) and x1.05-1.10 (wide); with
  * the byte columns as the fresh arrays, x0.99-1.01 (heavy) and x1.00 (dense). Where an array lies
- * in memory weighs as much as its layout (d27d03e; docs/PERFORMANCE.md, Measuring on this machine). Bit 0: the slot is alive; bits 1-4:
- * the flags; then the booking type (2 bits), the driver's experience and the car's comfort stars
- * (3 each), the currency (5) and the seats left (8).
+ * in memory weighs as much as its layout (d27d03e; docs/PERFORMANCE.md, Measuring on this
+ * machine). Bit 0: the slot is alive; bits 1-4: the flags; then the booking type (2 bits), the
+ * driver's experience and the car's comfort stars (3 each), the currency (5) and the seats left (8).
  */
 export const ALIVE = 1
 export const FLAG_AUTO = 2
