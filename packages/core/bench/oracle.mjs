@@ -52,7 +52,7 @@ for (const [flag, path] of [["--db", values.db], ["--log", values.log]]) {
 
 const db = openDatabase(values.db, { readonly: true })
 const store = makeSqliteTripStore(db)
-let t0 = performance.now()
+const t0 = performance.now()
 const records = []
 Effect.runSync(store.scanIndex((r) => records.push(r)))
 const index = new core.TripIndex()

@@ -1,7 +1,8 @@
 /** Mean Earth radius of the great-circle distances (docs/API.md, Searching). */
 export const EARTH_RADIUS_KM = 6371.0088
 
-const RAD = Math.PI / 180
+/** Radians per degree. */
+export const RAD = Math.PI / 180
 
 /**
  * Great-circle distance in km from a point whose latitude's cosine the caller already has

@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_KM, haversineKm } from "../geo/haversine.js"
+import { EARTH_RADIUS_KM, haversineKm, RAD } from "../geo/haversine.js"
 import type { StoredMeetingPoint } from "../model/FeedMeetingPoint.js"
 import type { FeedTrip } from "../model/FeedTrip.js"
 import type { ZoneOffsetAt } from "../road/roadStops.js"
@@ -16,6 +16,9 @@ import { referenceSearch } from "../search/referenceSearch.js"
  * - the meeting points within an asked place's radius: a segment's ends lie within it, and a stop
  *   belongs to its meeting point whatever others there are, in the same order among those left.
  */
+/** The places a request asks about: its `from`, its `to`, or both. */
+const placesOf = (req: MatchRequest): Array<MatchPlace> => [req.from, req.to].filter((p) => p !== undefined)
+
 export class ReferenceNear {
   /** Per record, the box of its waypoints and road: min lat, max lat, min lon, max lon. */
   private readonly boxes: Float64Array
@@ -43,7 +46,7 @@ export class ReferenceNear {
 
   /** The records that may have a stop or waypoint within every asked place's radius. */
   near(req: MatchRequest): Array<IndexRecord> {
-    const places = [req.from, req.to].filter((p) => p !== undefined)
+    const places = placesOf(req)
     const out: Array<IndexRecord> = []
     for (let k = 0; k < this.records.length; k++) if (places.every((p) => this.mayReach(k, p, p.radiusKm + 1.5))) out.push(this.records[k]!)
     return out
@@ -51,25 +54,21 @@ export class ReferenceNear {
 
   /** The reference's answer to `req` over `near` (`near(req)`'s records), with its meeting points and roads. */
   search(req: MatchRequest, near: ReadonlyArray<IndexRecord>): MatchResult {
-    const places = [req.from, req.to].filter((p) => p !== undefined)
+    const places = placesOf(req)
     const meetingPoints = this.meetingPoints.filter((mp) => places.some((p) => haversineKm(p.lat, p.lon, mp.lat, mp.lon) <= p.radiusKm + 0.01))
-    const trips = new Map(this.tripsOf(near.map((r) => r.id)))
-    return referenceSearch(near, req, { trips, meetingPoints, zoneOffsetAt: this.zoneOffsetAt })
+    return referenceSearch(near, req, { trips: this.tripsOf(near.map((r) => r.id)), meetingPoints, zoneOffsetAt: this.zoneOffsetAt })
   }
 
   /** Whether record k's box, widened, may hold a point within `km` of the place: errs wide, never narrow. */
   private mayReach(k: number, p: MatchPlace, km: number): boolean {
     const b = this.boxes
-    const dLat = (km / EARTH_KM / RAD) * 1.01 + 1e-6
+    const dLat = (km / EARTH_RADIUS_KM / RAD) * 1.01 + 1e-6
     if (p.lat - dLat > b[4 * k + 1]! || p.lat + dLat < b[4 * k]!) return false
     const maxLat = Math.max(Math.abs(b[4 * k]!), Math.abs(b[4 * k + 1]!), Math.abs(p.lat)) + dLat
     if (maxLat >= 89) return true
     // The widest longitude span of a circle of `km` about a point at latitude maxLat or nearer the equator.
-    const dLon = (Math.asin(Math.min(1, Math.sin(km / EARTH_KM) / Math.cos(maxLat * RAD))) / RAD) * 1.01 + 1e-6
+    const dLon = (Math.asin(Math.min(1, Math.sin(km / EARTH_RADIUS_KM) / Math.cos(maxLat * RAD))) / RAD) * 1.01 + 1e-6
     if (p.lon - dLon < -180 || p.lon + dLon > 180) return true
     return !(p.lon - dLon > b[4 * k + 3]! || p.lon + dLon < b[4 * k + 2]!)
   }
 }
-
-const EARTH_KM = EARTH_RADIUS_KM
-const RAD = Math.PI / 180

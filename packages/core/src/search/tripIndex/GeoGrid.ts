@@ -1,5 +1,5 @@
 import { boundingBox } from "../../geo/boundingBox.js"
-import { EARTH_RADIUS_KM } from "../../geo/haversine.js"
+import { EARTH_RADIUS_KM, RAD } from "../../geo/haversine.js"
 import type { MatchPlace } from "../MatchRequest.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
@@ -51,7 +51,6 @@ export const cellOf = (lat: number, lon: number): number => cellKey(latCell(lat)
 const MARGIN = 2e-7
 const END_FIRST = 1
 const END_LAST = 2
-export const RAD = Math.PI / 180
 
 /**
  * A place and its bounding box as plain numbers, in one shape whatever the request's own shape:
