@@ -18,7 +18,8 @@ const USAGE = `usage: npm run bench:startup -- [options]
 
 The server's start (spawn -> listening, index ready) and its RSS after searches, per pool size:
 this build from its index snapshot, the same with the snapshot's file dropped from the page cache
-first ("cold"), this build scanning the store, and the other build if given.
+first ("cold"), this build scanning the store ("this"), the same with glibc's mmap threshold left
+dynamic instead of fixed as npm start fixes it ("glibc"), and the other build if given.
   --trips N          the bench:search store of N trips (default 1000000; run bench:search once to make it)
   --seed S           its seed (default 1)
   --threads LIST     pool sizes, comma-separated (default 1,2,4)
@@ -64,10 +65,14 @@ const snapshotPath = `${dbPath}.startup-bench.index`
 // scanning the store (no snapshot). The snapshot's starts come first: the scan reads the whole
 // store, which may push the snapshot's file out of the page cache, and the cold start is measured
 // on purpose.
+// Then the same scan with glibc's mmap threshold left dynamic ("glibc"), as a server runs that is
+// started without what npm start sets (startChild's SERVER_ENV).
+const GLIBC_DEFAULT = { MALLOC_MMAP_THRESHOLD_: undefined }
 const builds = [
   ["snapshot", thisMain, snapshotPath],
   ["cold", thisMain, snapshotPath],
   ["this", thisMain, "off"],
+  ["glibc", thisMain, "off", GLIBC_DEFAULT],
   ...(values.previous ? [["previous", resolve(values.previous), "off"]] : [])
 ]
 /** Drops a file's pages from the page cache (GNU dd's `nocache`, with no byte copied). */
@@ -80,8 +85,8 @@ db.close()
 const statusKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN)
 const SEARCHES = ["fc=48.8566|2.3522&tc=45.764|4.8357", "fn=Berlin&radius=150", "tc=41.3874|2.1686&radius=300", "fc=51.5072|-0.1276&tc=53.4808|-2.2426&limit=100"]
 
-const measure = async (main, n, snapshot) => {
-  const env = { TRIPSEARCH_DB: dbPath, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: String(n), METRICS: "off", INDEX_SNAPSHOT: snapshot }
+const measure = async (main, n, snapshot, extraEnv = {}) => {
+  const env = { TRIPSEARCH_DB: dbPath, PORT: "0", QUERY_LOG: "off", MATCHER_THREADS: String(n), METRICS: "off", INDEX_SNAPSHOT: snapshot, ...extraEnv }
   const server = await startChild([main], env, /listening on (http:\/\/[\d.]+:\d+)/)
   try {
     const base = server.match[1]
@@ -116,9 +121,9 @@ if (!existsSync(snapshotPath)) {
 }
 const results = new Map()
 for (const n of threads) {
-  for (const [label, main, snapshot] of builds) {
+  for (const [label, main, snapshot, extraEnv] of builds) {
     if (label === "cold") dropFromPageCache(snapshot)
-    const r = await measure(main, n, snapshot)
+    const r = await measure(main, n, snapshot, extraEnv)
     results.set(`${label}/${n}`, r)
     console.log(
       `${label.padEnd(8)} ${n} worker${n === 1 ? " " : "s"}: start ${r.startS.toFixed(1)} s [target <= 5 s: ${r.startS <= 5 ? "ok" : "MISSED"}] (${r.index}), RSS at start ${r.rssAtStart.toFixed(0)} MB, after searches ${r.rss.toFixed(0)} MB, peak ${r.peak.toFixed(0)} MB`
@@ -135,4 +140,11 @@ for (const [label] of builds) {
   const def = results.get(`${label}/2`)
   // The store is bench:search's, with roads and stops along the road: their target is 1.5 GB (1 GB was the target of a feed without roads).
   if (def) console.log(`${label}: default pool (2 workers) RSS ${def.rss.toFixed(0)} MB [target <= 1536 MB with roads: ${def.rss <= 1536 ? "ok" : "MISSED"}]`)
+}
+for (const n of threads) {
+  const fixed = results.get(`this/${n}`)
+  const dynamic = results.get(`glibc/${n}`)
+  console.log(
+    `after a scan, ${n} worker${n === 1 ? "" : "s"}: RSS with the mmap threshold fixed ${fixed.rss.toFixed(0)} MB, left dynamic ${dynamic.rss.toFixed(0)} MB (${(fixed.rss - dynamic.rss).toFixed(0)} MB); at start ${fixed.rssAtStart.toFixed(0)} against ${dynamic.rssAtStart.toFixed(0)} MB`
+  )
 }
