@@ -68,6 +68,15 @@ describe("a 400 for a value from a list names every allowed value", () => {
     for (const currency of allowed) expect(missing.message).toContain(currency)
   })
 
+  it("an empty cur: a 400 on a search, where cur is required; absent on a trip's details, where it is optional (docs/DECISIONS.md)", () => {
+    for (const locale of LOCALES) {
+      expect(rejected(decodeSearchQuery, { locale, cur: "" }).parameter).toBe("cur")
+      const details = decodeDetailsQuery({ locale, cur: "" })
+      expect(Either.isRight(details) && details.right.cur === undefined).toBe(true)
+    }
+    expect(rejected(decodeDetailsQuery, { locale: "", cur: "EUR" }).parameter).toBe("locale")
+  })
+
   it("the README's example: cur=USD with en_GB names GBP and EUR", () => {
     expect(rejected(decodeSearchQuery, { locale: "en_GB", cur: "USD" }).message).toBe('cur: must be GBP or EUR for locale en_GB, got "USD"')
     expect(rejected(decodeSearchQuery, { locale: "fr_FR", cur: "GBP" }).message).toBe('cur: must be EUR for locale fr_FR, got "GBP"')
