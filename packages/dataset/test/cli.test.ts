@@ -71,3 +71,23 @@ it("prints the usage for --help, and a short usage error for an unknown flag, wr
   expect(bad.stderr).not.toMatch(/\n\s+at /)
   expect(existsSync(join(dir, "help.ndjson")) || existsSync(join(dir, "bad.ndjson"))).toBe(false)
 })
+
+it("docs/FEED.md's example lines are the generator's own, from the commands the page gives", async () => {
+  const cli = new URL("../dist/cli.js", import.meta.url).pathname
+  const page = readFileSync(new URL("../../../docs/FEED.md", import.meta.url), "utf8")
+  const blockAfter = (heading: string): unknown => {
+    const at = page.indexOf(heading)
+    expect(at).toBeGreaterThanOrEqual(0)
+    const open = page.indexOf("```json\n", at) + "```json\n".length
+    return JSON.parse(page.slice(open, page.indexOf("```", open)))
+  }
+  const feed = join(dir, "example.ndjson")
+  const points = join(dir, "example-points.ndjson")
+  await run(process.execPath, [cli, "--trips", "30", "--seed", "1", "--now", "2026-11-22T08:00:00Z", "--out", feed, "--meeting-points-out", points])
+  expect(page).toContain("The 22nd line of `npm run --silent generate -- --trips 30 --seed 1 --now 2026-11-22T08:00:00Z`")
+  const trips = readFileSync(feed, "utf8").trim().split("\n")
+  expect(blockAfter("## An example line")).toEqual(JSON.parse(trips[21]!))
+  // The meeting point feed is the same whatever --trips and --seed say.
+  const example = blockAfter("An example line (from `npm run --silent generate")
+  expect(readFileSync(points, "utf8").trim().split("\n").map((l) => JSON.parse(l))).toContainEqual(example)
+})
