@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -39,6 +39,23 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe("the README's embedding example", () => {
+  it("is the example file's: the README's snippet imports and composes what the file does", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+    const section = readme.slice(readme.indexOf("## Embedding the search"))
+    const open = section.indexOf("```js\n") + "```js\n".length
+    const snippet = section.slice(open, section.indexOf("```", open))
+    const file = readFileSync(EXAMPLE, "utf8")
+    // Each name the snippet imports, the file imports from the same module.
+    const imports = (text: string) =>
+      [...text.matchAll(/^import \{ ([^}]+) \} from "([^"]+)"$/gm)].flatMap(([, names, from]) => names!.split(",").map((n) => `${n.trim()} from ${from}`))
+    expect(imports(snippet).length).toBeGreaterThanOrEqual(5)
+    expect(imports(file)).toEqual(expect.arrayContaining(imports(snippet)))
+    // And the layers are composed alike.
+    const composed = snippet.split("\n").find((l) => l.includes("Layer.mergeAll"))
+    expect(composed).toBeDefined()
+    expect(file).toContain(composed!)
+  })
+
   it("prints real results from a generated store, and a typed refusal", async () => {
     // From another folder than its own: nothing in the example depends on the working directory.
     const { code, stdout } = await runExample([dbPath, busiest], tmpdir())
