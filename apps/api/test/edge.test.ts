@@ -173,4 +173,21 @@ describe("the server's edge: compression in the pool, HEAD, CORS", () => {
     expect(head).toContain(`\r\nAccess-Control-Allow-Origin: ${PARTNER}\r\n`)
     expect(head.endsWith("\r\n\r\n")).toBe(true)
   })
+
+  it("answers 408 request.timeout, on time, to a client whose headers are not in within 10 s", async () => {
+    const started = performance.now()
+    const reply = await new Promise<string>((resolve, reject) => {
+      // Headers begun and never finished: the slow client a server must not wait for forever.
+      const socket = connect(port, "127.0.0.1", () => socket.write("GET /api/v2/trips?locale=fr_FR HTTP/1.1\r\nHost: x\r\n"))
+      const chunks: Array<Buffer> = []
+      socket.on("data", (c: Buffer) => chunks.push(c))
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")))
+      socket.on("error", reject)
+    })
+    const seconds = (performance.now() - started) / 1000
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+    expect(reply).toContain('"developper-message":"request.timeout"')
+    expect(seconds).toBeGreaterThanOrEqual(9.5)
+    expect(seconds).toBeLessThan(13)
+  }, 20_000)
 })

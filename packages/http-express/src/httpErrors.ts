@@ -7,7 +7,7 @@ import { isStoreUnavailable, type JsonObject } from "@tripsearch/core"
  */
 export const ERROR_TOKENS = {
   "parameter.invalid": { status: 400, when: "A query parameter (or the trip id's percent-encoding) breaks its rule; the message names the parameter and the rule." },
-  "parameter.missing": { status: 400, when: "A required parameter (`locale`, `cur` on a search) is absent." },
+  "parameter.missing": { status: 400, when: "A required parameter (`locale`; `cur` on a search; `q` on place suggestions) is absent." },
   "request.malformed": { status: 400, when: "Node's HTTP parser refuses the request (e.g. a target without a leading `/`)." },
   "auth.missing_key": { status: 401, when: "No API key, in the `key` header or the `key` query parameter." },
   "auth.invalid_key": { status: 403, when: "The API key is unknown or revoked." },
@@ -15,7 +15,7 @@ export const ERROR_TOKENS = {
   "trip.not_found": { status: 404, when: "No active trip has this id, or the segment `{id}_{i}_{j}` is not one of the trip's (`i >= j`, or `j` past its last waypoint; `{id}_0_{n}` is the whole trip, answered as `{id}`). Counts against the quota." },
   "resource.not_found": { status: 404, when: "No resource at this path." },
   "method.not_allowed": { status: 405, when: "Any method but GET, HEAD and OPTIONS (HEAD is answered as GET without the body, OPTIONS with 204 and the methods); the answer carries `Allow: GET, HEAD, OPTIONS`." },
-  "request.timeout": { status: 408, when: "The request was not received within 30 s." },
+  "request.timeout": { status: 408, when: "The request's headers were not received within 10 s, or the whole request within 30 s." },
   "request.body_not_allowed": { status: 413, when: "The request carries a body." },
   "request.uri_too_long": { status: 414, when: "The request target is longer than 8 KiB." },
   "quota.exceeded": { status: 429, when: "The key's daily quota is spent; `Retry-After` gives the seconds until the next UTC midnight." },

@@ -153,6 +153,12 @@ const ERROR_RESPONSES: Record<string, Json> = {
     { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
     ["service.overloaded", "service.error"]
   ),
+  KeysUnavailable: errorResponse(
+    503,
+    "The key is one this server has not looked up before, and the trip store, which holds the keys, cannot be reached at the moment.",
+    { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
+    ["service.error"]
+  ),
   StoreUnavailable: errorResponse(
     503,
     "The trip store cannot be reached at the moment (searches are still answered from the server's index).",
@@ -341,7 +347,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           description:
             "Suggestions for a place field while the user types: up to 10 cities of the gazetteer with a name that starts with `q`, in any of the locales' languages (`Mnich`, `Мюнх` and `Minh` all offer München), each named in the locale's language. Counted against the key's quota like a search.",
           parameters: queryParameters(PlacesParams),
-          responses: { "200": ok("The suggested cities, best first (none when nothing matches).", "PlacesResponse"), ...keyedErrors }
+          responses: { "200": ok("The suggested cities, best first (none when nothing matches).", "PlacesResponse"), ...keyedErrors, "503": responseRef("KeysUnavailable") }
         }
       },
       "/api/v2/openapi.json": {

@@ -220,7 +220,7 @@ export const TripDetail = Schema.Struct({
   is_comfort: Schema.Boolean,
   freeway: Schema.Boolean,
   luggage: Schema.optional(Schema.Literal("SMALL", "MIDDLE", "BIG")),
-  stop_overs: described(Schema.Array(Place), "Every waypoint of the whole trip; the segment's ends carry `departure_place` / `arrival_place`."),
+  stop_overs: described(Schema.Array(Place), "Every waypoint of the whole trip, and a segment's ends along the road (their meeting points) in their places on the road; the segment's ends carry `departure_place` / `arrival_place`."),
   detour: Schema.optional(Schema.Literal("ON_TIME", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "ONE_HOUR", "TWO_HOURS")),
   schedule: Schema.optional(Schema.Literal("NONE", "FIFTEEN_MINUTES", "THIRTY_MINUTES", "WHATEVER_IT_TAKES")),
   question_response_count: Schema.optional(described(Int, "Questions the driver answered.")),
@@ -230,7 +230,7 @@ export const TripDetail = Schema.Struct({
   is_booking_allowed: described(Schema.Boolean, "The trip has a booking system, a free seat, and has not left."),
   view_count: Int,
   cross_border_alert: described(Schema.Boolean, "Some waypoint is in another country than the segment's departure."),
-  trip_plan: described(Schema.Array(PlanEntry), "Every waypoint of the whole trip with its local date."),
+  trip_plan: described(Schema.Array(PlanEntry), "Every waypoint of the whole trip, and a segment's ends along the road, each with its local date."),
   messaging_status: Schema.Literal("public", "private"),
   passengers: described(Schema.Array(PassengerItem), "Passengers already booked (never the driver)."),
   display_contact: described(Schema.Boolean, "The driver is contacted directly (no booking system)."),
@@ -238,7 +238,7 @@ export const TripDetail = Schema.Struct({
   can_report: described(Schema.Boolean, "Always true.")
 }).annotations({
   identifier: "TripDetail",
-  description: "One trip, or one segment of it (`{id}_{i}_{j}`, which carries `main_permanent_id`). `stop_overs` and `trip_plan` list every waypoint of the whole trip."
+  description: "One trip, or one segment of it (`{id}_{i}_{j}`, which carries `main_permanent_id`). `stop_overs` and `trip_plan` list every waypoint of the whole trip, and, for a segment with an end along the road (`{id}_m{meeting point id}_{j}`), that end's meeting point too."
 })
 export type TripDetail = typeof TripDetail.Type
 
