@@ -16,7 +16,10 @@ export const DEFAULT_MATCHER_MAX_WAIT_MS = 500
 /** `MATCHER_MAX_QUEUE` when not set. */
 export const DEFAULT_MATCHER_MAX_QUEUE = 2048
 
-/** The server's configuration, from the environment (the only module reading `process.env`). */
+/**
+ * The server's configuration, from the environment: the only module reading `process.env` for it
+ * (main.ts reads glibc's own variables, only to warn when the mmap threshold is left dynamic).
+ */
 export interface ApiConfig {
   /** `PORT`, default 3000 (0: an ephemeral port). */
   readonly port: number

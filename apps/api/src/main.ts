@@ -36,7 +36,10 @@ Everything else is configured by the environment:
   ANDROID_APP_CERT_SHA256  that app's SHA-256 certificate fingerprints, comma-separated (needed with ANDROID_APP_ID)
   IOS_APP_ID               iOS app that opens the website's links, TEAMID.bundle.id (default none)
                            (none: no app link tags, /.well-known/assetlinks.json and
-                           /.well-known/apple-app-site-association answer 404)`
+                           /.well-known/apple-app-site-association answer 404)
+  MAP_TILES_URL            the website's map tiles, an http(s) URL template with {z}, {x} and {y}
+                           (default OpenStreetMap's; off: no map, the route drawn as an SVG)
+  MAP_TILES_ATTRIBUTION    the credit shown on the map, HTML (default OpenStreetMap's)`
 
 /** The command line takes no arguments but `--help`: anything else is a mistake to report, not ignore. */
 export const readCommandLine = (args: ReadonlyArray<string>): "help" | "run" => {

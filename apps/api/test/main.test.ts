@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { REPO_ROOT } from "../src/config.js"
+import { loadConfig, REPO_ROOT } from "../src/config.js"
 import { ensureDataset } from "../src/ensureDataset.js"
-import { readCommandLine } from "../src/main.js"
+import { readCommandLine, USAGE } from "../src/main.js"
 
 const mainJs = resolve(REPO_ROOT, "apps/api/dist/main.js")
 let dir = ""
@@ -25,6 +25,17 @@ const runMain = (args: ReadonlyArray<string>) => {
 }
 
 describe("the server's command line", () => {
+  it("--help and the README's configuration table name every variable the configuration reads", () => {
+    const read = new Set<string>()
+    loadConfig(new Proxy({}, { get: (_, name) => (typeof name === "string" && read.add(name), undefined) }))
+    expect(read.size).toBeGreaterThanOrEqual(20)
+    const readme = readFileSync(resolve(REPO_ROOT, "README.md"), "utf8")
+    for (const name of read) {
+      expect(USAGE, name).toMatch(new RegExp(`^  ${name} `, "m"))
+      expect(readme, name).toContain(`| \`${name}\` |`)
+    }
+  })
+
   it("--help prints the usage and exits 0 without starting, generating or listening", () => {
     const r = runMain(["--help"])
     expect(r.status).toBe(0)
