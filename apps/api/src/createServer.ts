@@ -71,8 +71,8 @@ export const apiLayer = (
   const db = dbOf(config)
   const store = tripStoreLayer(db)
   // The pool runs whole searches on worker threads over one shared index, which this thread's
-  // writer keeps fresh from the store; each worker has its own read connection (for the shown
-  // trips). This thread resolves the searches' place names with the process's one gazetteer
+  // writer keeps fresh from the store; the workers open no store (the shown trips are kept beside
+  // the index). This thread resolves the searches' place names with the process's one gazetteer
   // (`searchOn`), loaded at start so that the first name search does not stall it.
   const matcher =
     threads === 0
