@@ -266,8 +266,10 @@ describe("the website, served by the API server over a small store", () => {
   })
 
   it("serves Leaflet and the site's script itself, gzipped and kept a year, and allows only the tiles' host beside its own", async () => {
-    const res = await fetch(`${base}/search?locale=en_GB&fn=Lyon`)
+    // Offered brotli first, a page comes gzipped all the same (docs/DECISIONS.md, Compression).
+    const res = await fetch(`${base}/search?locale=en_GB&fn=Lyon`, { headers: { "accept-encoding": "br, gzip" } })
     expect(res.headers.get("content-encoding")).toBe("gzip")
+    expect(res.headers.get("vary")).toBe("Accept-Language, Accept-Encoding")
     const csp = res.headers.get("content-security-policy")!
     expect(csp).toContain("script-src 'self';")
     expect(csp).toContain("img-src 'self' data: https://tile.openstreetmap.org;")
