@@ -3,6 +3,7 @@ import type { PlaceResolver } from "./ports/PlaceResolver.js"
 import type { TripMatcher } from "./ports/TripMatcher.js"
 import type { TripStore } from "./ports/TripStore.js"
 import type { JsonObject, RawParams } from "./RequestContext.js"
+import { suggestPlaces } from "./Places.js"
 import { tripDetails, tripThreads } from "./TripDetails.js"
 import { searchTrips } from "./TripSearch.js"
 
@@ -68,6 +69,11 @@ export class TripSearchClient {
   /** `GET /api/v2/trips/{id}/threads`. */
   threads(id: string, params: RawParams): Promise<JsonObject> {
     return this.run(tripThreads(id, params, this.context(`/api/v2/trips/${encodeURIComponent(id)}/threads`, params)))
+  }
+
+  /** `GET /api/v2/places`: cities for a typed name, from the layer's `PlaceNames` (none without one). */
+  places(params: RawParams): Promise<JsonObject> {
+    return this.run(suggestPlaces(params, this.context("/api/v2/places", params)))
   }
 
   close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 import {
-  decodeFeedLine, InMemoryTripMatcher, InMemoryTripStore, PlaceNames, PlaceResolver, searchTrips, suggestPlaces, tripDetails,
+  decodeFeedLine, InMemoryTripMatcher, InMemoryTripStore, PlaceNames, PlaceResolver, searchTrips, suggestPlaces, tripDetails, TripSearchClient,
   type FeedTripInput, type JsonObject, type LocaleCode, type RequestContext
 } from "@tripsearch/core"
 
@@ -84,6 +84,22 @@ describe("the PlaceNames port", () => {
         expect(places).toEqual({ links: { _self: "https://api.test/api/v2/places?locale=cs_CZ&q=Mnich" }, places: [] })
       })
     ))
+
+  it("the Promise client suggests places through the layer's PlaceNames, none without one, and rejects a query without q", async () => {
+    const withNames = await TripSearchClient.make(Layer.merge(Env, Names), { apiBaseUrl: "https://api.test" })
+    const without = await TripSearchClient.make(Env)
+    try {
+      expect(await withNames.places({ locale: "de_DE", q: "Mün", key: "secret" })).toEqual({
+        links: { _self: "https://api.test/api/v2/places?locale=de_DE&q=M%C3%BCn" },
+        places: [{ id: 1, name: "Mün@de_DE", country_code: "CZ", latitude: 1.5, longitude: 2.5, population: 10 }]
+      })
+      expect(((await without.places({ locale: "de_DE", q: "Mün" })) as { places: unknown }).places).toEqual([])
+      await expect(withNames.places({ locale: "de_DE" })).rejects.toMatchObject({ _tag: "InvalidParameter", parameter: "q" })
+    } finally {
+      await withNames.close()
+      await without.close()
+    }
+  })
 
   it.effect("suggestPlaces asks the port for 10 and renders its answer", () =>
     run(
