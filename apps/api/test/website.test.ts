@@ -265,6 +265,19 @@ describe("the website, served by the API server over a small store", () => {
     }
   })
 
+  it("sends a person who opens the server's root to the home page, query kept; the API's paths are untouched", async () => {
+    const root = await fetch(`${base}/`, { redirect: "manual" })
+    expect(root.status).toBe(302)
+    expect(root.headers.get("location")).toBe("/search")
+    const withQuery = await fetch(`${base}/?locale=fr_FR&fn=M%C3%A2con`, { redirect: "manual" })
+    expect(withQuery.headers.get("location")).toBe("/search?locale=fr_FR&fn=M%C3%A2con")
+    const followed = await fetch(`${base}/?locale=fr_FR`)
+    expect(followed.status).toBe(200)
+    expect(followed.url).toBe(`${base}/search?locale=fr_FR`)
+    const api = await fetch(`${base}/api/v2/nope`)
+    expect(api.status).toBe(404)
+  })
+
   it("serves Leaflet and the site's script itself, gzipped and kept a year, and allows only the tiles' host beside its own", async () => {
     // Offered brotli first, a page comes gzipped all the same (docs/DECISIONS.md, Compression).
     const res = await fetch(`${base}/search?locale=en_GB&fn=Lyon`, { headers: { "accept-encoding": "br, gzip" } })

@@ -327,6 +327,11 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
     if (assets.serve(path, req, res)) return
     const raw = rawQueryOf(req)
+    // The server's root, where a person who opened the address lands: the home page, not the API's 404.
+    if (path === "/") {
+      res.set("Cache-Control", "no-cache").redirect(302, raw === "" ? "/search" : `/search?${raw}`)
+      return
+    }
     if (SUGGEST.test(path)) return suggest(req, res, raw)
     if (DEVELOPERS_PAGE.test(path) || ERRORS_PAGE.test(path)) {
       const errors = ERRORS_PAGE.test(path)
