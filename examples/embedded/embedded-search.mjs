@@ -32,7 +32,15 @@ const client = await TripSearchClient.make(
   Layer.mergeAll(store, GazetteerPlaceResolver.layer, GazetteerPlaceNames.layer, Layer.provide(InMemoryTripMatcher.layer, store))
 )
 
-const result = await client.search({ locale: "fr_FR", cur: "EUR", fn: from, limit: "5" })
+let result
+try {
+  result = await client.search({ locale: "fr_FR", cur: "EUR", fn: from, limit: "5" })
+} catch (error) {
+  // A place no gazetteer entry matches (PlaceNotFound) or a bad parameter: the core's tagged error, said in one line.
+  console.error(`embedded-search: ${error._tag ?? "error"}: ${error.message}`)
+  await client.close()
+  process.exit(1)
+}
 console.log(`${result.pager.total} trips from ${from}`)
 for (const trip of result.trips) {
   console.log(`${trip.departure_date}  ${trip.departure_place.city_name} -> ${trip.arrival_place.city_name}  ${trip.price.string_value}  ${trip.permanent_id}`)

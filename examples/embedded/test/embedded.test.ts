@@ -100,6 +100,10 @@ describe("the README's embedding example", () => {
     }
     expect(own.stderr).not.toContain("FiberFailure")
 
+    const unknown = await runExample([dbPath, "Zzyzxville"], dir)
+    expect(unknown).toMatchObject({ code: 1, stdout: "" })
+    expect(unknown.stderr.trim()).toBe('embedded-search: PlaceNotFound: No place matches "Zzyzxville" (fn)')
+
     const missing = await runExample(["typo.db"], dir)
     expect(missing).toMatchObject({ code: 1, stdout: "" })
     expect(missing.stderr).toMatch(/^embedded-search: no trip store at typo\.db;/)
