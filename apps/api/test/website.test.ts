@@ -265,17 +265,20 @@ describe("the website, served by the API server over a small store", () => {
     }
   })
 
-  it("sends a person who opens the server's root to the home page, query kept; the API's paths are untouched", async () => {
-    const root = await fetch(`${base}/`, { redirect: "manual" })
+  it("sends a browser that opens the server's root to the home page, and an API client to the API's 404", async () => {
+    const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    const root = await fetch(`${base}/?key=${"k".repeat(32)}`, { redirect: "manual", headers: { accept: BROWSER } })
     expect(root.status).toBe(302)
     expect(root.headers.get("location")).toBe("/search")
-    const withQuery = await fetch(`${base}/?locale=fr_FR&fn=M%C3%A2con`, { redirect: "manual" })
-    expect(withQuery.headers.get("location")).toBe("/search?locale=fr_FR&fn=M%C3%A2con")
-    const followed = await fetch(`${base}/?locale=fr_FR`)
+    expect(await root.text()).toBe("")
+    const followed = await fetch(`${base}/`, { headers: { accept: BROWSER } })
     expect(followed.status).toBe(200)
-    expect(followed.url).toBe(`${base}/search?locale=fr_FR`)
-    const api = await fetch(`${base}/api/v2/nope`)
-    expect(api.status).toBe(404)
+    expect(followed.url).toBe(`${base}/search`)
+    for (const accept of ["*/*", "application/json", "application/xml"]) {
+      const api = await fetch(`${base}/`, { redirect: "manual", headers: { accept } })
+      expect(api.status, accept).toBe(404)
+      expect(await api.text(), accept).toContain("resource.not_found")
+    }
   })
 
   it("serves Leaflet and the site's script itself, gzipped and kept a year, and allows only the tiles' host beside its own", async () => {

@@ -327,9 +327,10 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
     if (assets.serve(path, req, res)) return
     const raw = rawQueryOf(req)
-    // The server's root, where a person who opened the address lands: the home page, not the API's 404.
-    if (path === "/") {
-      res.set("Cache-Control", "no-cache").redirect(302, raw === "" ? "/search" : `/search?${raw}`)
+    // The server's root opened in a browser (which prefers HTML): the home page, not the API's 404,
+    // which an API client still gets there. No query goes along: a key in it must not be echoed.
+    if (path === "/" && req.accepts(["application/json", "application/xml", "text/html"]) === "text/html") {
+      res.status(302).set({ Location: "/search", "Cache-Control": "no-cache", Vary: "Accept" }).end()
       return
     }
     if (SUGGEST.test(path)) return suggest(req, res, raw)

@@ -167,6 +167,8 @@ const ERROR_FIELDS = ["code", "developper-message", "message", "support-link"]
 
 /** What is wrong with a body, given its status and type, or `undefined`. */
 const bodyProblem = (req: FuzzRequest, reply: Reply, path: string): string | undefined => {
+  // The server's root, asked for HTML, sends a browser to the website's home page.
+  if (reply.status === 302 && path === "/") return reply.body.length === 0 ? undefined : `a 302 with a body of ${reply.body.length} bytes`
   if (req.method === "HEAD" || reply.status === 204 || reply.status === 304) {
     return reply.body.length === 0 ? undefined : `a ${reply.status} to ${req.method} with a body of ${reply.body.length} bytes`
   }
