@@ -130,6 +130,9 @@ const errorResponse = (status: number, description: string, headers: Json = {}, 
   }
 }
 
+/** The header of every 503: when to try again. */
+const RETRY_LATER = { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) }
+
 const ERROR_RESPONSES: Record<string, Json> = {
   BadRequest: errorResponse(400, "A parameter is missing, malformed or outside its rule; the message names it and the rule."),
   Unauthorized: errorResponse(401, "No API key."),
@@ -150,19 +153,19 @@ const ERROR_RESPONSES: Record<string, Json> = {
   Overloaded: errorResponse(
     503,
     "Every search worker is busy and the waiting line is full (`service.overloaded`), or the key is one this server has not looked up before and the trip store cannot be reached (`service.error`).",
-    { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
+    RETRY_LATER,
     ["service.overloaded", "service.error"]
   ),
   KeysUnavailable: errorResponse(
     503,
     "The key is one this server has not looked up before, and the trip store, which holds the keys, cannot be reached at the moment.",
-    { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
+    RETRY_LATER,
     ["service.error"]
   ),
   StoreUnavailable: errorResponse(
     503,
     "The trip store cannot be reached at the moment (searches are still answered from the server's index).",
-    { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) },
+    RETRY_LATER,
     ["service.error"]
   )
 }
