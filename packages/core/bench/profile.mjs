@@ -75,27 +75,22 @@ session.disconnect()
 const byId = new Map(profile.nodes.map((n) => [n.id, n]))
 const parent = new Map()
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-const isMatcher = (n) => n.callFrame.functionName === "search" && /\/(TripIndex|TripSearcher)\.js$/.test(n.callFrame.url)
-const inMatcher = new Map()
-const underMatcher = (id) => {
-  let v = inMatcher.get(id)
-  if (v === undefined) {
-    v = isMatcher(byId.get(id)) || (parent.has(id) && underMatcher(parent.get(id)))
-    inMatcher.set(id, v)
+/** Whether a node or one of its callers satisfies `test` (a frame), remembered per node. */
+const withinFrame = (test) => {
+  const known = new Map()
+  const within = (id) => {
+    let v = known.get(id)
+    if (v === undefined) {
+      v = test(byId.get(id).callFrame) || (parent.has(id) && within(parent.get(id)))
+      known.set(id, v)
+    }
+    return v
   }
-  return v
+  return within
 }
+const underMatcher = withinFrame(({ functionName, url }) => functionName === "search" && /\/(TripIndex|TripSearcher)\.js$/.test(url))
 // Only the samples from the first search to the last: not the profiler's own start and stop.
-const inRun = new Map()
-const underRun = (id) => {
-  let v = inRun.get(id)
-  if (v === undefined) {
-    const { functionName, url } = byId.get(id).callFrame
-    v = (functionName === "run" && url.endsWith("/bench/profile.mjs")) || (parent.has(id) && underRun(parent.get(id)))
-    inRun.set(id, v)
-  }
-  return v
-}
+const underRun = withinFrame(({ functionName, url }) => functionName === "run" && url.endsWith("/bench/profile.mjs"))
 const first = profile.samples.findIndex(underRun)
 const last = profile.samples.findLastIndex(underRun)
 const selfUs = new Map()
