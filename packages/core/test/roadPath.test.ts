@@ -59,3 +59,24 @@ describe("checkedPath", () => {
     expect(checkedPath(text.slice(0, -1), 48.85, 2.35, 49, 2.5)).toBe("must be an encoded polyline (precision 1e-5); this one is truncated or broken")
   })
 })
+
+describe("a path's ends too far from its waypoints", () => {
+  it("says how far, in as many decimals as it takes to read as past 0.1 km", () => {
+    const text = polyline.encode([[48.85, 2.35], [49, 2.5]], 5)
+    // Each waypoint moved north of its end by just over 0.1 km (1 degree of latitude: 111.195 km).
+    const problem = (dLat: number, atEnd: boolean) =>
+      atEnd ? pathProblem(text, 48.85, 2.35, 49 + dLat, 2.5) : pathProblem(text, 48.85 + dLat, 2.35, 49, 2.5)
+    expect(problem(0.10008 / 111.195, false)).toMatch(/^must start within 0\.1 km of its first waypoint, starts 0\.1001 km away$/)
+    expect(problem(0.10008 / 111.195, true)).toMatch(/^must end within 0\.1 km of its second waypoint, ends 0\.1001 km away$/)
+    expect(problem(4.826 / 111.195, false)).toBe("must start within 0.1 km of its first waypoint, starts 4.826 km away")
+    // Past 0.1 km by any amount: the figure shown is over 0.1.
+    fc.assert(
+      fc.property(fc.double({ min: 1e-9, max: 0.01, noNaN: true }), (over) => {
+        const reason = problem((0.1 + over) / 111.195, false)
+        if (reason === undefined) return true // 0.1 km after rounding to the polyline's 1e-5 degrees
+        return Number(/starts ([0-9.e-]+) km away/.exec(reason)![1]) > 0.1
+      }),
+      { numRuns: 2_000 }
+    )
+  })
+})

@@ -69,6 +69,15 @@ export const decodePath = (path: string): Array<[number, number]> | string => {
 const BROKEN = "must be an encoded polyline (precision 1e-5); this one is truncated or broken"
 
 /**
+ * A distance past `PATH_END_KM`, with as many decimals as it takes to read as past it: 0.10008 km
+ * is "0.10008", where three decimals would say "0.100 km away" of a point refused for being over 0.1.
+ */
+const pastEnd = (km: number): string => {
+  for (let digits = 3; digits < 12; digits++) if (Number(km.toFixed(digits)) > PATH_END_KM) return km.toFixed(digits)
+  return String(km)
+}
+
+/**
  * The points of `path` when it can be leg `from -> to`'s road (`decodePath`), or why it cannot:
  * `pathProblem` with the points, so that a caller that goes on to use them decodes the path once.
  */
@@ -79,9 +88,9 @@ export const checkedPath = (path: string, fromLat: number, fromLon: number, toLa
   const [firstLat, firstLon] = points[0]!
   const [lastLat, lastLon] = points[points.length - 1]!
   const dFirst = haversineKm(fromLat, fromLon, firstLat, firstLon)
-  if (!(dFirst <= PATH_END_KM)) return `must start within ${PATH_END_KM} km of its first waypoint, starts ${dFirst.toFixed(3)} km away`
+  if (!(dFirst <= PATH_END_KM)) return `must start within ${PATH_END_KM} km of its first waypoint, starts ${pastEnd(dFirst)} km away`
   const dLast = haversineKm(toLat, toLon, lastLat, lastLon)
-  if (!(dLast <= PATH_END_KM)) return `must end within ${PATH_END_KM} km of its second waypoint, ends ${dLast.toFixed(3)} km away`
+  if (!(dLast <= PATH_END_KM)) return `must end within ${PATH_END_KM} km of its second waypoint, ends ${pastEnd(dLast)} km away`
   return points
 }
 
