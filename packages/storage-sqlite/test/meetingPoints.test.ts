@@ -116,6 +116,19 @@ describe("meeting points in the SQLite store", () => {
   })
 })
 
+describe("a sub-trip boarding along the road", () => {
+  it("alerts a border crossing from the meeting point's country, not the waypoint's before it", async () => {
+    // Every waypoint is in France; the meeting point on the road is given as Swiss.
+    expect((await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1], { country: "CH" })])).ok).toBe(true)
+    expect((await importFeed(db, [feed([pathTrip("pl1")])])).ok).toBe(true)
+    const detail = async (id: string) => (await Effect.runPromise(tripDetails(id, { locale: "fr_FR" }, ctx).pipe(Effect.provide(layers())))) as any
+    expect((await detail("pl1")).cross_border_alert).toBe(false)
+    expect((await detail("pl1_m7_1")).cross_border_alert).toBe(true)
+    // Alighting there: the departure is a French waypoint, and so is every waypoint.
+    expect((await detail("pl1_0_m7")).cross_border_alert).toBe(false)
+  })
+})
+
 describe("the meeting points a search names", () => {
   it("follow the store's changes: renamed, removed, added and re-added, as a store opened afresh reads them", async () => {
     expect((await importMeetingPoints(db, [mp(7, MACON[0], MACON[1]), mp(8, LYON[0], LYON[1])])).ok).toBe(true)

@@ -229,7 +229,7 @@ export const TripDetail = Schema.Struct({
   booking_type: Schema.Literal("online", "onboard", "no_booking"),
   is_booking_allowed: described(Schema.Boolean, "The trip has a booking system, a free seat, and has not left."),
   view_count: Int,
-  cross_border_alert: described(Schema.Boolean, "Some waypoint is in another country than the segment's departure."),
+  cross_border_alert: described(Schema.Boolean, "Some waypoint is in another country than the segment's departure (its meeting point's country when it lies along the road)."),
   trip_plan: described(Schema.Array(PlanEntry), "Every waypoint of the whole trip, and a segment's ends along the road, each with its local date."),
   messaging_status: Schema.Literal("public", "private"),
   passengers: described(Schema.Array(PassengerItem), "Passengers already booked (never the driver)."),

@@ -36,7 +36,9 @@ export const renderTripDetail = (
   const { stored } = view
   const { trip } = stored
   const passed = view.departureUtcMs < nowMs
-  const departureCountry = trip.waypoints[view.i]!.country
+  // The segment's departure stop: a meeting point along the road is where this passenger boards,
+  // whatever country the waypoint before it is in.
+  const departureCountry = view.fromStop !== undefined ? meetingPoints.get(view.fromStop.mp)!.country : trip.waypoints[view.i]!.country
   const listed = listedStops(view, trip.waypoints.length - 1)
   const meetingPoint = departureMeetingPoint(view, meetingPoints, cityName)
   const departureMs = Date.parse(trip.departure_time)
