@@ -116,6 +116,21 @@ describe("meeting points in the SQLite store", () => {
   })
 })
 
+describe("lengths in characters", () => {
+  // U+1F697, an automobile: one character, two UTF-16 units.
+  const car = "\u{1F697}"
+  it("count an emoji as one character, and a refusal's message never cuts one in half", async () => {
+    expect((await importMeetingPoints(db, [mp(1, ...MACON, { name: car.repeat(200), full_name: car.repeat(300) })])).ok).toBe(true)
+    const refused = await importMeetingPoints(db, [mp(2, ...MACON, { name: `a${car.repeat(200)}` })])
+    expect(refused.ok).toBe(false)
+    if (refused.ok) return
+    expect(refused.errors).toEqual([`line 1: name: must be a string of 1 to 200 characters, got "a${car.repeat(27)}...`])
+    expect((await importFeed(db, [feed([tripInput("c1", { comment: car.repeat(2000) })])])).ok).toBe(true)
+    expect(await importFeed(db, [feed([tripInput("c2", { comment: car.repeat(2001) })])])).toMatchObject({ ok: false, errors: [expect.stringMatching(/^line 1: comment: must be a string of at most 2,000 characters/)] })
+    expect(db.prepare("SELECT count(*) FROM meeting_points").pluck().get()).toBe(1)
+  })
+})
+
 describe("a sub-trip boarding along the road", () => {
   it("alerts a border crossing from the meeting point's country, not the waypoint's before it", async () => {
     // Every waypoint is in France; the meeting point on the road is given as Swiss.

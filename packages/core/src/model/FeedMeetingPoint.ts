@@ -1,9 +1,8 @@
 import { Either, Schema } from "effect"
 import { type FeedIssue, parseFeedObject, toFeedIssues } from "./decodeFeedTrip.js"
-import { rule, shown } from "./FeedTrip.js"
+import { rule, shown, TextOfLength } from "./FeedTrip.js"
 
-const TextOf = (min: number, max: number) =>
-  Schema.String.pipe(Schema.minLength(min), Schema.maxLength(max)).annotations(rule(`must be a string of ${min} to ${max} characters`))
+const TextOf = (min: number, max: number) => TextOfLength(min, max, `must be a string of ${min} to ${max} characters`)
 
 export const MEETING_POINT_TAG = /^[A-Z][A-Z_]{0,39}$/
 

@@ -12,8 +12,38 @@ export const shown = (value: unknown): string => {
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`
   if (typeof value === "object" && value !== null) return "an object"
   const text = value === undefined ? "nothing" : typeof value === "string" ? JSON.stringify(value) : String(value)
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+  if (text.length <= 60) return text
+  // Cut between characters: a cut through an emoji's two UTF-16 units would print U+FFFD.
+  const cut = isHighSurrogate(text.charCodeAt(56)) ? 56 : 57
+  return `${text.slice(0, cut)}...`
 }
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
+
+/**
+ * A text's length in characters as the feed's rules count them: code points, so that an emoji
+ * outside the Basic Multilingual Plane (two UTF-16 units) is one, as in `GET /api/v2/places`'s `q`.
+ */
+export const charCount = (text: string): number => {
+  let n = text.length
+  for (let i = 0; i < text.length - 1; i++) {
+    if (isHighSurrogate(text.charCodeAt(i))) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--
+        i++
+      }
+    }
+  }
+  return n
+}
+
+/** A string of `min` to `max` characters (`charCount`). */
+export const TextOfLength = (min: number, max: number, message: string) =>
+  Schema.String.pipe(Schema.filter((s) => {
+    const n = charCount(s)
+    return n >= min && n <= max
+  }, { jsonSchema: { minLength: min, maxLength: max } })).annotations(rule(message))
 
 /**
  * The rule of a leaf field, as the one sentence of its import message. `override` replaces every
@@ -148,7 +178,7 @@ const FeedTripFields = Schema.Struct({
   luggage: withDefault(Luggage, () => "MIDDLE" as const),
   detour: withDefault(Detour, () => "FIFTEEN_MINUTES" as const),
   schedule: withDefault(TripSchedule, () => "FIFTEEN_MINUTES" as const),
-  comment: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)).annotations(rule("must be a string of at most 2,000 characters"))),
+  comment: Schema.optional(TextOfLength(0, 2000, "must be a string of at most 2,000 characters")),
   messaging_status: withDefault(oneOf(["public", "private"]), () => "public" as const),
   answer_delay: withDefault(NonNegInt, () => 0),
   view_count: withDefault(NonNegInt, () => 0),
