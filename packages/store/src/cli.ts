@@ -124,6 +124,10 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
       const snapshotPath = snapshotPathOf(db, values.snapshot)
       let failed = false
       let imported = false
+      // The trips' stops along the road depend on the meeting points: without them, no trip file is read.
+      const skipped = (files: ReadonlyArray<string>) => {
+        for (const file of files) err.write(`${file}: not imported, since the meeting points were not\n`)
+      }
       await withStore(db, false, async (store) => {
         if (meetingPoints !== undefined) {
           try {
@@ -135,11 +139,13 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
               failed = true
               err.write(`${meetingPoints}: rejected, nothing imported (${result.errors.length} errors)\n`)
               for (const e of result.errors) err.write(`${meetingPoints}: ${e}\n`)
+              skipped(files)
               return
             }
           } catch (e) {
             failed = true
             err.write(`${meetingPoints}: not imported: ${(e as Error).message}\n`)
+            skipped(files)
             return
           }
         }

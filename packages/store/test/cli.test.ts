@@ -130,6 +130,7 @@ describe("tripsearch-store CLI", () => {
         const refused = await capture(["import", "--db", db, ...snapshot, "--meeting-points", bad, trips])
         expect(refused.code).toBe(1)
         expect(refused.err).toContain(`${bad}: line 1: tags[0]: must be a word of A-Z and _`)
+        expect(refused.err).toContain(`${trips}: not imported, since the meeting points were not\n`)
         expect(refused.out).toBe("")
       }
     } finally {
