@@ -1,5 +1,6 @@
 export * from "./model/Locale.js"
 export * from "./model/FeedTrip.js"
+export * from "./model/feedRules.js"
 export * from "./model/decodeFeedTrip.js"
 export * from "./model/StoredTrip.js"
 export * from "./model/ShownTrip.js"

@@ -1,4 +1,5 @@
 import { Option } from "effect"
+import { isCountryCode } from "@tripsearch/core"
 import { describe, expect, it } from "vitest"
 import { CITY_NAME_LANGUAGES } from "../src/cityNames.js"
 import { Gazetteer } from "../src/Gazetteer.js"
@@ -70,6 +71,11 @@ describe("Gazetteer on a small hand-made set", () => {
 describe("Gazetteer.shared (GeoNames)", () => {
   const g = Gazetteer.shared()
   const resolved = (text: string, country: string) => Option.getOrNull(g.resolve(text, country))
+
+  it("has every city in a country the feeds accept (ISO 3166-1, and XK for Kosovo)", () => {
+    const outside = new Set(g.cities.map((c) => c.country).filter((country) => !isCountryCode(country)))
+    expect([...outside]).toEqual([])
+  })
 
   it("keeps only cities of at least 1,000 inhabitants, with coordinates", () => {
     expect(g.cities.length).toBeGreaterThan(100_000)

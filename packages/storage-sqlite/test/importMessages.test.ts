@@ -56,7 +56,7 @@ const LEGS = full["legs"] as ReadonlyArray<unknown>
 const CASES: ReadonlyArray<[string, unknown, Kind]> = [
   ["id", 5, "type"], ["id", MISSING, "missing"], ["id", "bad id!", "range"],
   ["status", 5, "type"], ["status", "paused", "enum"],
-  ["departure_time", 5, "type"], ["departure_time", MISSING, "missing"], ["departure_time", "2026-07-15 08:30", "range"],
+  ["departure_time", 5, "type"], ["departure_time", MISSING, "missing"], ["departure_time", "2026-07-15 08:30", "range"], ["departure_time", "2027-02-29T08:30:00+01:00", "range"], ["departure_time", "2100-02-29T08:30:00Z", "range"], ["departure_time", "2027-04-31T08:30:00Z", "range"],
   ["waypoints", 5, "type"], ["waypoints", MISSING, "missing"], ["waypoints", [WAYPOINTS[0]], "range"],
   ["legs", "x", "type"], ["legs", MISSING, "missing"], ["legs", [LEGS[0]], "rule"],
   ["currency", 5, "type"], ["currency", MISSING, "missing"], ["currency", "USD", "enum"],
@@ -71,7 +71,7 @@ const CASES: ReadonlyArray<[string, unknown, Kind]> = [
   ["luggage", 1, "type"], ["luggage", "HUGE", "enum"],
   ["detour", 1, "type"], ["detour", "SOMETIMES", "enum"],
   ["schedule", 1, "type"], ["schedule", "LATER", "enum"],
-  ["comment", 5, "type"], ["comment", "x".repeat(2001), "range"],
+  ["comment", 5, "type"], ["comment", "x\uD800y", "rule"], ["comment", "x".repeat(2001), "range"],
   ["messaging_status", 1, "type"], ["messaging_status", "secret", "enum"],
   ["answer_delay", "0", "type"], ["answer_delay", 1.5, "range"],
   ["view_count", "0", "type"], ["view_count", -3, "range"],
@@ -85,12 +85,12 @@ const CASES: ReadonlyArray<[string, unknown, Kind]> = [
   ["waypoints[0].address", 5, "type"],
   ["waypoints[0].lat", "48", "type"], ["waypoints[0].lat", MISSING, "missing"], ["waypoints[0].lat", 91, "range"],
   ["waypoints[0].lon", "2", "type"], ["waypoints[0].lon", MISSING, "missing"], ["waypoints[0].lon", -181, "range"],
-  ["waypoints[0].country", 33, "type"], ["waypoints[0].country", MISSING, "missing"], ["waypoints[0].country", "fr", "range"],
+  ["waypoints[0].country", 33, "type"], ["waypoints[0].country", MISSING, "missing"], ["waypoints[0].country", "fr", "range"], ["waypoints[0].country", "XX", "range"], ["waypoints[0].country", "UK", "range"],
   ["waypoints[0].meeting_point_id", "12", "type"], ["waypoints[0].meeting_point_id", -1, "range"],
   ["waypoints[0].offset_min", "0", "type"], ["waypoints[0].offset_min", MISSING, "missing"], ["waypoints[0].offset_min", -5, "range"],
-  ["waypoints[0].offset_min", 5, "rule"], ["waypoints[2].offset_min", 270, "rule"],
+  ["waypoints[0].offset_min", 5, "rule"], ["waypoints[2].offset_min", 270, "rule"], ["waypoints[2].offset_min", 1e12, "rule"],
   ["legs[0]", 5, "type"],
-  ["legs[0].price", "24", "type"], ["legs[0].price", MISSING, "missing"], ["legs[0].price", 0, "range"], ["legs[0].price", 24.555, "rule"],
+  ["legs[0].price", "24", "type"], ["legs[0].price", MISSING, "missing"], ["legs[0].price", 0, "range"], ["legs[0].price", 24.555, "rule"], ["legs[0].price", 24.50000001, "rule"], ["legs[0].price", 0.010000001, "rule"],
   ["legs[0].distance_km", "1", "type"], ["legs[0].distance_km", MISSING, "missing"], ["legs[0].distance_km", -1, "range"],
   ["legs[0].duration_s", "1", "type"], ["legs[0].duration_s", MISSING, "missing"], ["legs[0].duration_s", 1.5, "range"],
   ["legs[0].path", 5, "type"], ["legs[0].path", "_p~iF~ps|U", "rule"], ["legs[0].path", "??", "rule"],
@@ -118,7 +118,7 @@ const CASES: ReadonlyArray<[string, unknown, Kind]> = [
   ["questions[0].id", 5, "type"], ["questions[0].id", MISSING, "missing"],
   ["questions[0].question", 5, "type"], ["questions[0].question", MISSING, "missing"],
   ["questions[0].answer", 5, "type"],
-  ["questions[0].asked_at", 5, "type"], ["questions[0].asked_at", MISSING, "missing"], ["questions[0].asked_at", "yesterday", "range"],
+  ["questions[0].asked_at", 5, "type"], ["questions[0].asked_at", MISSING, "missing"], ["questions[0].asked_at", "yesterday", "range"], ["questions[0].asked_at", "2027-02-30T10:00:00+01:00", "range"],
   ["questions[0].answered_at", 5, "type"], ["questions[0].answered_at", "tomorrow", "range"]
 ]
 

@@ -51,7 +51,7 @@ describe("meeting points in the SQLite store", () => {
       "line 2: id: must be an integer from 1 to 2147483647, got 0",
       "line 2: name: must be a string of 1 to 200 characters, got \"\"",
       "line 2: lat: must be a number from -90 to 90, got 91",
-      "line 2: country: must be an ISO 3166-1 alpha-2 code (two upper-case letters), got \"fr\"",
+      "line 2: country: must be an ISO 3166-1 alpha-2 country code, in upper case, like FR, got \"fr\"",
       "line 3: id: duplicate id 1, already on line 1"
     ])
     expect(db.prepare("SELECT count(*) FROM meeting_points").pluck().get()).toBe(0)

@@ -1,4 +1,4 @@
-import { canonicalColorHexa, checkedPath, COMFORT_STARS, CURRENCIES, type FeedTrip, MINOR_DIGITS } from "@tripsearch/core"
+import { canonicalColorHexa, checkedPath, COMFORT_STARS, CURRENCIES, type FeedTrip, hasAtMostDecimals, isCountryCode, isHttpUrl, isIsoDateTime, MINOR_DIGITS } from "@tripsearch/core"
 
 /*
  * Core's `FeedTrip` Schema decodes a line in ~70 µs (strict, every issue collected: ~180 µs), most
@@ -39,13 +39,10 @@ const isIntBetween = (v: unknown, min: number, max: number): v is number => type
 const isNonNegInt = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
 const isBetween = (v: unknown, min: number, max: number): v is number => typeof v === "number" && v >= min && v <= max
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
-const URL_RE = /^https?:\/\/\S+$/
-const COUNTRY = /^[A-Z]{2}$/
 const HEXA = /^#?[0-9A-Fa-f]{6}$/
 const ID = /^[A-Za-z0-9-]{1,64}$/
-const isIso = (v: unknown): v is string => typeof v === "string" && ISO.test(v) && !Number.isNaN(Date.parse(v))
-const isUrl = (v: unknown): v is string => typeof v === "string" && URL_RE.test(v)
+const isIso = (v: unknown): v is string => typeof v === "string" && isIsoDateTime(v)
+const isUrl = (v: unknown): v is string => typeof v === "string" && isHttpUrl(v)
 const oneOf = <const L extends ReadonlyArray<string>>(values: L) => {
   const set = new Set<unknown>(values)
   return (v: unknown): v is L[number] => set.has(v)
@@ -85,7 +82,7 @@ const waypoint = (w: unknown): Obj | undefined => {
   const order = keysOf(w, WAYPOINT_KEYS)
   if (order === UNKNOWN_KEY) return undefined
   if (!isNonEmptyText(w["city"]) || (w["address"] !== undefined && !isText(w["address"]))) return undefined
-  if (!isBetween(w["lat"], -90, 90) || !isBetween(w["lon"], -180, 180) || !isText(w["country"]) || !COUNTRY.test(w["country"])) return undefined
+  if (!isBetween(w["lat"], -90, 90) || !isBetween(w["lon"], -180, 180) || !isText(w["country"]) || !isCountryCode(w["country"])) return undefined
   if ((w["meeting_point_id"] !== undefined && !isNonNegInt(w["meeting_point_id"])) || !isNonNegInt(w["offset_min"])) return undefined
   return order === IN_ORDER ? w : pick(w, ["city", "address", "lat", "lon", "country", "meeting_point_id", "offset_min"])
 }
@@ -157,12 +154,6 @@ const arrayOf = (v: unknown, item: (x: unknown) => unknown): Array<unknown> | un
 }
 const url = (v: unknown): unknown => (isUrl(v) ? v : undefined)
 
-/** As core's `FeedTrip` filter: a price has at most the currency's minor digits. */
-const minorDigitsOk = (value: number, digits: number): boolean => {
-  const scaled = value * 10 ** digits
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6
-}
-
 /** Each leg's path decoded (`checkedPath`), undefined for a leg without one. */
 export type LegPoints = Array<Array<[number, number]> | undefined>
 
@@ -212,8 +203,10 @@ export const acceptFeedTrip = (json: unknown, legPoints?: LegPoints): FeedTrip |
     if (k === 0 ? offset !== 0 : offset <= previous) return undefined
     previous = offset
   }
+  // The last waypoint's time within a Date's range (the Schema says which waypoint is not).
+  if (!(Math.abs(Date.parse(t["departure_time"] as string) + previous * 60_000) <= 8.64e15)) return undefined
   const digits = MINOR_DIGITS[currency]
-  for (const l of legs) if (!minorDigitsOk(l["price"] as number, digits)) return undefined
+  for (const l of legs) if (!hasAtMostDecimals(l["price"] as number, digits)) return undefined
   if (legPoints !== undefined) legPoints.length = 0
   for (let k = 0; k < legs.length; k++) {
     const path = legs[k]!["path"] as string | undefined

@@ -16,7 +16,8 @@ export const decodeFeedLineFast = (line: string, legPoints?: LegPoints): Either.
     if (legPoints !== undefined) legPoints.length = 0
     return decodeFeedLine(line)
   }
-  const trip = acceptFeedTrip(json, legPoints)
+  // A line with a \u escape may hold a lone surrogate, which only `decodeFeedLine` looks for.
+  const trip = line.includes("\\u") ? undefined : acceptFeedTrip(json, legPoints)
   if (trip !== undefined) return Either.right(trip)
   if (legPoints !== undefined) legPoints.length = 0
   return decodeFeedLine(line)

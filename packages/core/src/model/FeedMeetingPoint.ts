@@ -1,6 +1,6 @@
 import { Either, Schema } from "effect"
 import { type FeedIssue, parseFeedObject, toFeedIssues } from "./decodeFeedTrip.js"
-import { rule, shown, TextOfLength } from "./FeedTrip.js"
+import { CountryCode, rule, shown, TextOfLength } from "./FeedTrip.js"
 
 const TextOf = (min: number, max: number) => TextOfLength(min, max, `must be a string of ${min} to ${max} characters`)
 
@@ -16,9 +16,11 @@ export const FeedMeetingPoint = Schema.Struct({
   address: Schema.optional(Schema.String.annotations(rule("must be a string"))),
   lat: Schema.Number.pipe(Schema.between(-90, 90)).annotations(rule("must be a number from -90 to 90")),
   lon: Schema.Number.pipe(Schema.between(-180, 180)).annotations(rule("must be a number from -180 to 180")),
-  country: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/)).annotations(rule("must be an ISO 3166-1 alpha-2 code (two upper-case letters)")),
+  country: CountryCode,
   tags: Schema.optionalWith(
     Schema.Array(Schema.String.pipe(Schema.pattern(MEETING_POINT_TAG)).annotations(rule("must be a word of A-Z and _, starting with a letter, at most 40 characters")))
+      // A value that is no array at all: the same sentence, not Effect's own words.
+      .annotations({ message: (issue) => `must be an array of at most 10 tags, got ${shown(issue.actual)}` })
       .pipe(Schema.maxItems(10))
       .annotations({ message: (issue) => `must be an array of at most 10 tags, got ${shown(issue.actual)}` }),
     { default: () => [] }

@@ -1,4 +1,5 @@
 import { type ParseResult, Schema } from "effect"
+import { hasAtMostDecimals, isCountryCode, isHttpUrl, isIsoDateTime } from "./feedRules.js"
 import { CURRENCIES, MINOR_DIGITS } from "./Locale.js"
 import { pathProblem } from "../road/roadPath.js"
 
@@ -63,12 +64,14 @@ const Bool = Schema.Boolean.annotations(rule("must be true or false"))
 const IntBetween = (min: number, max: number) => Schema.Number.pipe(Schema.int(), Schema.between(min, max)).annotations(rule(`must be an integer from ${min} to ${max}`))
 const NonNegInt = Schema.Number.pipe(Schema.int(), Schema.nonNegative()).annotations(rule("must be an integer, 0 or more"))
 const NumberBetween = (min: number, max: number) => Schema.Number.pipe(Schema.between(min, max)).annotations(rule(`must be a number from ${min} to ${max}`))
-const Iso8601 = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/),
-  Schema.filter((s) => !Number.isNaN(Date.parse(s)))
-).annotations(rule("must be an ISO 8601 date-time with offset, like 2026-11-22T08:30:00+01:00"))
-const Url = Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/)).annotations(rule("must be an http(s) URL"))
-const CountryCode = Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/)).annotations(rule("must be an ISO 3166-1 alpha-2 code (two upper-case letters)"))
+const Iso8601 = Schema.String.pipe(Schema.filter(isIsoDateTime)).annotations(
+  rule("must be an ISO 8601 date-time with offset, on a day of the calendar, like 2026-11-22T08:30:00+01:00")
+)
+const Url = Schema.String.pipe(Schema.filter(isHttpUrl)).annotations(rule("must be an http(s) URL"))
+/** Shared with the meeting point feed. */
+export const CountryCode = Schema.String.pipe(Schema.filter(isCountryCode)).annotations(
+  rule("must be an ISO 3166-1 alpha-2 country code, in upper case, like FR")
+)
 const ArrayOf = <S extends Schema.Schema.Any>(item: S, what: string) => Schema.Array(item).annotations(shape(`must be an array of ${what}`))
 
 /** A colour as the API answers it: six upper-case hex digits without `#` (the feed format, `FeedTrip`). */
@@ -152,11 +155,6 @@ export type BookingType = typeof BookingType.Type
 const withDefault = <S extends Schema.Schema.Any>(schema: S, value: () => Schema.Schema.Type<S>) =>
   Schema.optionalWith(schema, { default: value })
 
-const minorDigitsOk = (value: number, digits: number): boolean => {
-  const scaled = value * 10 ** digits
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6
-}
-
 const FeedTripFields = Schema.Struct({
   id: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9-]{1,64}$/)).annotations(rule("must be 1 to 64 characters of A-Z, a-z, 0-9 or -")),
   status: withDefault(oneOf(["active", "cancelled"]), () => "active" as const),
@@ -189,6 +187,9 @@ const FeedTripFields = Schema.Struct({
   questions: Schema.optional(ArrayOf(FeedQuestion, "questions"))
 })
 
+/** The largest time a `Date` holds, in ms from the epoch either way. */
+const MAX_DATE_MS = 8.64e15
+
 /** The rules that tie fields together, each reported on the field it concerns. */
 export const FeedTrip = FeedTripFields.pipe(
   Schema.filter((t) => {
@@ -196,7 +197,12 @@ export const FeedTrip = FeedTripFields.pipe(
     if (t.legs.length !== t.waypoints.length - 1) {
       issues.push({ path: ["legs"], message: `must have ${t.waypoints.length - 1} legs (one fewer than waypoints), got ${t.legs.length}` })
     }
+    const departureMs = Date.parse(t.departure_time)
     t.waypoints.forEach((w, k) => {
+      // Past a Date's range (about 275,000 years), no time of the waypoint can be worked out.
+      if (!(Math.abs(departureMs + w.offset_min * 60_000) <= MAX_DATE_MS)) {
+        issues.push({ path: ["waypoints", k, "offset_min"], message: `must put the waypoint at a time a date can hold (before the year 275760), got ${w.offset_min}` })
+      }
       if (k === 0 && w.offset_min !== 0) issues.push({ path: ["waypoints", 0, "offset_min"], message: `must be 0 on the first waypoint, got ${w.offset_min}` })
       const previous = k > 0 ? t.waypoints[k - 1]!.offset_min : undefined
       if (previous !== undefined && w.offset_min <= previous) {
@@ -205,7 +211,7 @@ export const FeedTrip = FeedTripFields.pipe(
     })
     const digits = MINOR_DIGITS[t.currency]
     t.legs.forEach((l, k) => {
-      if (!minorDigitsOk(l.price, digits)) {
+      if (!hasAtMostDecimals(l.price, digits)) {
         issues.push({ path: ["legs", k, "price"], message: `must have at most ${digits} decimal digits in ${t.currency}, got ${l.price}` })
       }
       const from = t.waypoints[k]

@@ -1,4 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
+import { loneSurrogateAt } from "./feedRules.js"
 import { FeedTrip } from "./FeedTrip.js"
 
 /** One problem of a feed line: the field path (`waypoints[2].lat`, or `(line)`) and the reason. */
@@ -55,6 +56,9 @@ export const parseFeedObject = (line: string, what: string): Either.Either<objec
     const got = Array.isArray(json) ? "an array" : JSON.stringify(json)
     return Either.left([{ field: "(line)", reason: `must be a JSON object (${what}), got ${got}` }])
   }
+  // Only an escape (\uD800) can write half of a UTF-16 pair in UTF-8 text.
+  const lone = line.includes("\\u") ? loneSurrogateAt(json) : undefined
+  if (lone !== undefined) return Either.left([{ field: formatPath(lone), reason: "must be Unicode text, got half of a UTF-16 surrogate pair (a \\uD800-\\uDFFF escape alone)" }])
   return Either.right(json)
 }
 
