@@ -12,7 +12,8 @@ import { endsKnown, meetingPointIdsOf, type RoadEnds, segmentId, segmentView } f
 import type { RoadStop } from "./road/roadStops.js"
 import type { JsonObject, RawParams, RequestContext } from "./RequestContext.js"
 
-const TRIP_ID = /^([A-Za-z0-9-]{1,64})(?:_(\d{1,2}|m\d{1,10})_(\d{1,2}|m\d{1,10}))?$/
+// Numbers as a permanent id writes them, without leading zeros: `B_01_2` is no id this service gives.
+const TRIP_ID = /^([A-Za-z0-9-]{1,64})(?:_(0|[1-9]\d?|m[1-9]\d{0,9})_(0|[1-9]\d?|m[1-9]\d{0,9}))?$/
 
 /**
  * A permanent id (`{id}`, `{id}_{i}_{j}`, an end along the road written `m{meeting point id}`) to

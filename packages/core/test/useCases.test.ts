@@ -176,7 +176,7 @@ describe("searchTrips and tripDetails over an in-memory store", () => {
   it.effect("details are 404 for cancelled trips and impossible sub-trips, but kept for passed trips", () =>
     run(
       Effect.gen(function* () {
-        for (const id of ["D", "A_2_1", "A_0_3", "nope", "A_x"]) {
+        for (const id of ["D", "A_2_1", "A_0_3", "nope", "A_x", "B_01_2", "B_1_02", "B_m01_2"]) {
           const error = yield* Effect.flip(tripDetails(id, { locale: "fr_FR" }, ctx))
           expect(error._tag).toBe("TripNotFound")
         }

@@ -12,7 +12,7 @@ export const ERROR_TOKENS = {
   "auth.missing_key": { status: 401, when: "No API key, in the `key` header or the `key` query parameter." },
   "auth.invalid_key": { status: 403, when: "The API key is unknown or revoked." },
   "place.not_found": { status: 404, when: "A place name (`fn`, `tn`) resolves to no city. Counts against the quota." },
-  "trip.not_found": { status: 404, when: "No active trip has this id, or the segment `{id}_{i}_{j}` is not one of the trip's (`i >= j`, or `j` past its last waypoint; `{id}_0_{n}` is the whole trip, answered as `{id}`). Counts against the quota." },
+  "trip.not_found": { status: 404, when: "No active trip has this id, or the segment `{id}_{i}_{j}` is not one of the trip's (`i >= j`, or `j` past its last waypoint; `{id}_0_{n}` is the whole trip, answered as `{id}`; numbers with leading zeros name none). Counts against the quota." },
   "resource.not_found": { status: 404, when: "No resource at this path." },
   "method.not_allowed": { status: 405, when: "Any method but GET, HEAD and OPTIONS (HEAD is answered as GET without the body, OPTIONS with 204 and the methods); the answer carries `Allow: GET, HEAD, OPTIONS`." },
   "request.timeout": { status: 408, when: "The request's headers were not received within 10 s, or the whole request within 30 s." },

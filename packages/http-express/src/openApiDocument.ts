@@ -282,7 +282,7 @@ const ID_PARAMETER = {
   in: "path",
   required: true,
   description:
-    "A trip's `permanent_id`: the trip id for the whole trip, or `{id}_{i}_{j}` for the segment from waypoint `i` to waypoint `j` (`i < j`). `{id}_0_{n}` (`n` the last waypoint) is the whole trip too, answered as `{id}` is, with `permanent_id` `{id}`. A cancelled trip and a segment outside the trip (`i >= j`, `j > n`) are 404 `trip.not_found`.",
+    "A trip's `permanent_id`: the trip id for the whole trip, or `{id}_{i}_{j}` for the segment from waypoint `i` to waypoint `j` (`i < j`). `{id}_0_{n}` (`n` the last waypoint) is the whole trip too, answered as `{id}` is, with `permanent_id` `{id}`. A cancelled trip, a segment outside the trip (`i >= j`, `j > n`) and numbers written with leading zeros (`{id}_01_2`) are 404 `trip.not_found`.",
   schema: { type: "string", minLength: 1 }
 }
 
