@@ -21,8 +21,8 @@ const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
 
 /**
  * Every name of a city for input, and no other: its GeoNames name, its catalogue entries, Serbian
- * in Latin too. A hand-made table of other names (Muenchen, CDMX, Rio) once made them resolve
- * where `fn`'s rules (docs/API.md) say 404, or to another city than their ranking gives.
+ * in Latin too. A spelling no catalogue writes (Muenchen, CDMX) names no city, as `fn`'s rules
+ * (docs/API.md) say, and Rio is Río, Greece, whatever a traveller may mean by it.
  */
 const inputNames = (name: string, entries: CityNameEntries | undefined): Array<string> => {
   const serbian = entries?.[SERBIAN]

@@ -1,10 +1,11 @@
-import { Either, Schema } from "effect"
+import { Either, type ParseResult, Schema } from "effect"
 import { type FeedIssue, parseFeedObject, toFeedIssues } from "./decodeFeedTrip.js"
 import { CountryCode, rule, shown, TextOfLength } from "./FeedTrip.js"
 
 const TextOf = (min: number, max: number) => TextOfLength(min, max, `must be a string of ${min} to ${max} characters`)
 
 export const MEETING_POINT_TAG = /^[A-Z][A-Z_]{0,39}$/
+const TAGS = { message: (issue: ParseResult.ParseIssue) => `must be an array of at most 10 tags, got ${shown(issue.actual)}` }
 
 /** One line of the meeting point feed (NDJSON): a place where drivers pick passengers up. */
 export const FeedMeetingPoint = Schema.Struct({
@@ -19,10 +20,10 @@ export const FeedMeetingPoint = Schema.Struct({
   country: CountryCode,
   tags: Schema.optionalWith(
     Schema.Array(Schema.String.pipe(Schema.pattern(MEETING_POINT_TAG)).annotations(rule("must be a word of A-Z and _, starting with a letter, at most 40 characters")))
-      // A value that is no array at all: the same sentence, not Effect's own words.
-      .annotations({ message: (issue) => `must be an array of at most 10 tags, got ${shown(issue.actual)}` })
+      // On the array too, for a value that is no array at all: the rule's sentence, not Effect's words.
+      .annotations(TAGS)
       .pipe(Schema.maxItems(10))
-      .annotations({ message: (issue) => `must be an array of at most 10 tags, got ${shown(issue.actual)}` }),
+      .annotations(TAGS),
     { default: () => [] }
   )
 })

@@ -46,7 +46,7 @@ export const isCountryCode = (text: string): boolean => COUNTRY_CODES.has(text)
  * feed writer that sums or scales doubles writes 2.1500000000000004 for 2.15, or
  * 0.30000000000000004 for 0.3, and those are the prices it means. A real extra decimal, however
  * small (25.50000001, 21.005), is far above that noise: a few units in the last place of the price
- * in minor units (a tolerance of 1e-6 minor units, before, let 25.50000001 through).
+ * in minor units.
  */
 export const hasAtMostDecimals = (value: number, digits: number): boolean => {
   const scaled = value * 10 ** digits
