@@ -106,8 +106,9 @@ const referenceName = (catalogues: ReadonlyMap<string, Readonly<Record<string, s
   for (const language of CATALOGUES_OF(locale)) {
     let entry = catalogues.get(language)![String(id)] ?? ""
     if (locale === "sr_Latn_RS") entry = [...entry].map((c) => SERBIAN.get(c) ?? c).join("")
-    const letters = [...entry].filter((c) => /\p{L}/u.test(c) && !/\p{Script=Common}/u.test(c))
-    if (letters.length > 0 && letters.every((c) => (cyrillic ? /\p{Script=Cyrillic}/u : /\p{Script=Latin}/u).test(c))) return entry
+    // Every letter one Unicode says the script uses (Script_Extensions): U+02BB, of no script, is none.
+    const letters = [...entry].filter((c) => /\p{L}/u.test(c))
+    if (letters.length > 0 && letters.every((c) => (cyrillic ? /\p{scx=Cyrl}/u : /\p{scx=Latn}/u).test(c))) return entry
   }
   return null
 }
@@ -189,6 +190,8 @@ describe("the script rule", () => {
     ["L'Aia", "Latin", true],
     ["Санкт-Петербург", "Cyrillic", true],
     ["Камʼянець-Подільський", "Cyrillic", true],
+    ["Qoʻqon", "Latin", false],
+    ["Fargʻona", "Latin", false],
     ["Санкт-Петербург", "Latin", false],
     ["Санкт-Peterburg", "Latin", false],
     ["Санкт-Peterburg", "Cyrillic", false],
