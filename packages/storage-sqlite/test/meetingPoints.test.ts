@@ -142,6 +142,14 @@ describe("a sub-trip boarding along the road", () => {
     // Alighting there: the departure is a French waypoint, and so is every waypoint.
     expect((await detail("pl1_0_m7")).cross_border_alert).toBe(false)
   })
+
+  it("is named only as a search names it: a meeting point id or a waypoint index with a leading zero is 404", async () => {
+    expect((await importMeetingPoints(db, [mp(7, MACON[0] + 0.004, MACON[1])])).ok).toBe(true)
+    expect((await importFeed(db, [feed([pathTrip("pl1")])])).ok).toBe(true)
+    const details = (id: string) => Effect.runPromise(Effect.either(tripDetails(id, { locale: "fr_FR" }, ctx)).pipe(Effect.provide(layers())))
+    expect((await details("pl1_m7_1"))._tag).toBe("Right")
+    for (const id of ["pl1_m07_1", "pl1_m7_01"]) expect([id, ((await details(id)) as any).left?._tag]).toEqual([id, "TripNotFound"])
+  })
 })
 
 describe("the meeting points a search names", () => {
