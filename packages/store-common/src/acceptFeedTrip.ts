@@ -1,4 +1,4 @@
-import { canonicalColorHexa, checkedPath, COMFORT_STARS, CURRENCIES, type FeedTrip, hasAtMostDecimals, isCountryCode, isHttpUrl, isIsoDateTime, MINOR_DIGITS } from "@tripsearch/core"
+import { canonicalColorHexa, checkedPath, COMFORT_STARS, CURRENCIES, type FeedTrip, hasAtMostDecimals, isCountryCode, isHttpUrl, isIsoDateTime, isWaypointTime, MINOR_DIGITS } from "@tripsearch/core"
 
 /*
  * Core's `FeedTrip` Schema decodes a line in ~70 µs (strict, every issue collected: ~180 µs), most
@@ -204,7 +204,7 @@ export const acceptFeedTrip = (json: unknown, legPoints?: LegPoints): FeedTrip |
     previous = offset
   }
   // The last waypoint's time within a Date's range (the Schema says which waypoint is not).
-  if (!(Math.abs(Date.parse(t["departure_time"] as string) + previous * 60_000) <= 8.64e15)) return undefined
+  if (!isWaypointTime(Date.parse(t["departure_time"] as string), previous)) return undefined
   const digits = MINOR_DIGITS[currency]
   for (const l of legs) if (!hasAtMostDecimals(l["price"] as number, digits)) return undefined
   if (legPoints !== undefined) legPoints.length = 0

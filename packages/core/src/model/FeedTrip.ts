@@ -1,5 +1,5 @@
 import { type ParseResult, Schema } from "effect"
-import { hasAtMostDecimals, isCountryCode, isHttpUrl, isIsoDateTime } from "./feedRules.js"
+import { hasAtMostDecimals, isCountryCode, isHttpUrl, isIsoDateTime, isWaypointTime } from "./feedRules.js"
 import { CURRENCIES, MINOR_DIGITS } from "./Locale.js"
 import { pathProblem } from "../road/roadPath.js"
 
@@ -15,34 +15,18 @@ export const shown = (value: unknown): string => {
   const text = value === undefined ? "nothing" : typeof value === "string" ? JSON.stringify(value) : String(value)
   if (text.length <= 60) return text
   // Cut between characters: a cut through an emoji's two UTF-16 units would print U+FFFD.
-  const cut = isHighSurrogate(text.charCodeAt(56)) ? 56 : 57
+  const unit = text.charCodeAt(56)
+  const cut = unit >= 0xd800 && unit <= 0xdbff ? 56 : 57
   return `${text.slice(0, cut)}...`
 }
 
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
-
 /**
- * A text's length in characters as the feed's rules count them: code points, so that an emoji
- * outside the Basic Multilingual Plane (two UTF-16 units) is one, as in `GET /api/v2/places`'s `q`.
+ * A string of `min` to `max` characters as the feed's rules count them: code points, so that an
+ * emoji outside the Basic Multilingual Plane (two UTF-16 units) is one, as for the places' `q`.
  */
-export const charCount = (text: string): number => {
-  let n = text.length
-  for (let i = 0; i < text.length - 1; i++) {
-    if (isHighSurrogate(text.charCodeAt(i))) {
-      const next = text.charCodeAt(i + 1)
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n--
-        i++
-      }
-    }
-  }
-  return n
-}
-
-/** A string of `min` to `max` characters (`charCount`). */
 export const TextOfLength = (min: number, max: number, message: string) =>
   Schema.String.pipe(Schema.filter((s) => {
-    const n = charCount(s)
+    const n = [...s].length
     return n >= min && n <= max
   }, { jsonSchema: { minLength: min, maxLength: max } })).annotations(rule(message))
 
@@ -187,9 +171,6 @@ const FeedTripFields = Schema.Struct({
   questions: Schema.optional(ArrayOf(FeedQuestion, "questions"))
 })
 
-/** The largest time a `Date` holds, in ms from the epoch either way. */
-const MAX_DATE_MS = 8.64e15
-
 /** The rules that tie fields together, each reported on the field it concerns. */
 export const FeedTrip = FeedTripFields.pipe(
   Schema.filter((t) => {
@@ -199,8 +180,7 @@ export const FeedTrip = FeedTripFields.pipe(
     }
     const departureMs = Date.parse(t.departure_time)
     t.waypoints.forEach((w, k) => {
-      // Past a Date's range (about 275,000 years), no time of the waypoint can be worked out.
-      if (!(Math.abs(departureMs + w.offset_min * 60_000) <= MAX_DATE_MS)) {
+      if (!isWaypointTime(departureMs, w.offset_min)) {
         issues.push({ path: ["waypoints", k, "offset_min"], message: `must put the waypoint at a time a date can hold (before the year 275760), got ${w.offset_min}` })
       }
       if (k === 0 && w.offset_min !== 0) issues.push({ path: ["waypoints", 0, "offset_min"], message: `must be 0 on the first waypoint, got ${w.offset_min}` })

@@ -25,6 +25,12 @@ export const isIsoDateTime = (text: string): boolean => {
 }
 
 /**
+ * Whether `departure_time + offset_min` is within a `Date`'s range (8.64e15 ms either way of the
+ * epoch, about 275,000 years): past it, no time of the waypoint can be worked out.
+ */
+export const isWaypointTime = (departureMs: number, offsetMin: number): boolean => Math.abs(departureMs + offsetMin * 60_000) <= 8.64e15
+
+/**
  * The officially assigned ISO 3166-1 alpha-2 codes (249), and `XK`, Kosovo's user-assigned code,
  * which GeoNames (and so the gazetteer's cities) gives Kosovo's towns: a feed written from GeoNames
  * must import. Reserved and withdrawn codes (`UK`, `EU`, `YU`...) are not countries.
