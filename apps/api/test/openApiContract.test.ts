@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 describe("every fetch of the server's tests is checked against the OpenAPI document", () => {
   let body = ""
   const server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8" })
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
     res.end(body)
   })
   let base = ""

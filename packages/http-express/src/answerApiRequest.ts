@@ -4,6 +4,7 @@ import {
   CurrentClientKey,
   ServiceOverloaded,
   EncodedJson,
+  InvalidParameter,
   type JsonObject,
   type PlaceResolver,
   type RawParams,
@@ -176,7 +177,9 @@ const answerUncompressed = async <R = never>(
   }
   const route = read.route
   const useCase: Effect.Effect<ReplyBody, unknown, UseCaseServices> =
-    route._tag === "Search"
+    read.invalid !== undefined
+      ? Effect.fail(new InvalidParameter(read.invalid))
+      : route._tag === "Search"
       ? // The key, for the pool's fair share between keys while it is saturated.
         Effect.locally(
           cases.searchTrips(read.params, requestContext, { format: read.format, coding: context.coding ?? "identity" }),

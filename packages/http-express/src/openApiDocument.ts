@@ -73,11 +73,11 @@ ${CURRENCIES.map((c) => `| ${c} | ${DEFAULT_RATES[c]} | ${MINOR_DIGITS[c]} |`).j
 
 Every path of this document answers \`GET\`, \`HEAD\` and \`OPTIONS\`. \`HEAD\` is answered as the \`GET\` (same key check, quota and status, same headers, \`Content-Length\` included), without the body. \`OPTIONS\` needs no key: it answers 204 with \`Allow: ${ALLOWED_METHODS}\`, and to a CORS preflight (\`Origin\` and \`Access-Control-Request-Method\`) also ${Object.entries(CORS_PREFLIGHT_HEADERS)
   .map(([name, value]) => `\`${name}: ${value}\``)
-  .join(", ")}. Any other method is a 405 \`method.not_allowed\` with \`Allow: ${ALLOWED_METHODS}\`.
+  .join(", ")}. Any other method is a 405 \`method.not_allowed\` with \`Allow: ${ALLOWED_METHODS}\`. Paths are matched without regard to case and with one optional trailing slash (\`/api/v2/trips/\` is the search).
 
 ## Keys, quotas and caching
 
-The key goes in the \`key\` header or the \`key\` query parameter (the header wins); it is never echoed in links. A basic key has 10,000 requests per UTC day; every keyed answer carries \`X-RateLimit-Limit-day\` and \`X-RateLimit-Remaining-day\`. Answers 200 and 404 count against the quota; 400, 401, 403 and 429 do not. A 200 carries \`Cache-Control: private, max-age=600\`, an error \`no-store\`. A parameter given twice is a 400; an unknown parameter is ignored; an optional parameter sent empty counts as absent.
+The key goes in the \`key\` header or the \`key\` query parameter (the header wins); it is never echoed in links. The key is checked before the parameters: without one a request is 401, with a wrong one 403, and over its quota 429, whatever else is wrong with it (but a query string whose percent-encoding is broken, a 400: its key cannot be read from it). A basic key has 10,000 requests per UTC day; every keyed answer carries \`X-RateLimit-Limit-day\` and \`X-RateLimit-Remaining-day\`. Answers 200 and 404 count against the quota; 400, 401, 403 and 429 do not. A 200 carries \`Cache-Control: private, max-age=600\`, an error \`no-store\`. A parameter given twice is a 400; an unknown parameter is ignored; an optional parameter sent empty counts as absent.
 
 ## XML
 
@@ -98,10 +98,14 @@ const tokensWithStatus = (status: number): Array<ErrorToken> =>
 
 const header = (description: string, schema: Json = { type: "string" }, required = false) => ({ description, ...(required ? { required: true } : {}), schema })
 
+/** The quota headers: on every answer to a request whose key was looked up (none before that: a 401, a 405, a search shed under load). */
 const RATE_HEADERS = {
   "X-RateLimit-Limit-day": header("Requests the key may make per UTC day.", { type: "integer" }),
   "X-RateLimit-Remaining-day": header("Requests left to the key today.", { type: "integer" })
 }
+
+const CACHE_OK_HEADER = { "Cache-Control": header("`private, max-age=600`.", { const: "private, max-age=600" }, true) }
+const NO_STORE_HEADER = { "Cache-Control": header("`no-store`.", { const: "no-store" }, true) }
 
 const XML = (what: string) => ({
   schema: { type: "string", description: `${what} as XML: the same data as the JSON, root element \`response\`.` }
@@ -125,7 +129,7 @@ const errorResponse = (status: number, description: string, headers: Json = {}, 
   }
   return {
     description: `${description} Tokens: ${tokens.map((t) => `\`${t}\``).join(", ")}.`,
-    headers: { "Cache-Control": header("`no-store`.", { const: "no-store" }, true), ...headers },
+    headers: { ...NO_STORE_HEADER, ...headers },
     content: { "application/json": { schema }, "application/xml": XML("The Error object") }
   }
 }
@@ -134,11 +138,11 @@ const errorResponse = (status: number, description: string, headers: Json = {}, 
 const RETRY_LATER = { "Retry-After": header("Seconds to wait before retrying.", { type: "integer" }) }
 
 const ERROR_RESPONSES: Record<string, Json> = {
-  BadRequest: errorResponse(400, "A parameter is missing, malformed or outside its rule; the message names it and the rule."),
+  BadRequest: errorResponse(400, "A parameter is missing, malformed or outside its rule; the message names it and the rule.", RATE_HEADERS),
   Unauthorized: errorResponse(401, "No API key."),
   Forbidden: errorResponse(403, "The API key is unknown or revoked."),
-  PlaceNotFound: errorResponse(404, "A place name resolves to no city; the message quotes it.", {}, ["place.not_found"]),
-  TripNotFound: errorResponse(404, "No such trip, or no such segment of it.", {}, ["trip.not_found"]),
+  PlaceNotFound: errorResponse(404, "A place name resolves to no city; the message quotes it.", RATE_HEADERS, ["place.not_found"]),
+  TripNotFound: errorResponse(404, "No such trip, or no such segment of it.", RATE_HEADERS, ["trip.not_found"]),
   ResourceNotFound: errorResponse(404, "No resource at this path (any path but those of this document).", {}, ["resource.not_found"]),
   MethodNotAllowed: errorResponse(405, `Any method but ${ALLOWED_METHODS}.`, { Allow: header(`\`${ALLOWED_METHODS}\`.`, { const: ALLOWED_METHODS }, true) }),
   RequestTimeout: errorResponse(408, "The request was not received in time."),
@@ -149,23 +153,23 @@ const ERROR_RESPONSES: Record<string, Json> = {
     ...RATE_HEADERS
   }),
   HeadersTooLarge: errorResponse(431, "The request headers are larger than 16 KiB."),
-  InternalError: errorResponse(500, "An internal error; the message quotes the request id."),
+  InternalError: errorResponse(500, "An internal error; the message quotes the request id.", RATE_HEADERS),
   Overloaded: errorResponse(
     503,
     "Every search worker is busy and the waiting line is full (`service.overloaded`), or the key is one this server has not looked up before and the trip store cannot be reached (`service.error`).",
-    RETRY_LATER,
+    { ...RETRY_LATER, ...RATE_HEADERS },
     ["service.overloaded", "service.error"]
   ),
   KeysUnavailable: errorResponse(
     503,
     "The key is one this server has not looked up before, and the trip store, which holds the keys, cannot be reached at the moment.",
-    RETRY_LATER,
+    { ...RETRY_LATER, ...RATE_HEADERS },
     ["service.error"]
   ),
   StoreUnavailable: errorResponse(
     503,
     "The trip store cannot be reached at the moment (searches are still answered from the server's index).",
-    RETRY_LATER,
+    { ...RETRY_LATER, ...RATE_HEADERS },
     ["service.error"]
   )
 }
@@ -174,7 +178,7 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 
 const ok = (description: string, schemaName: string, schema: Json = ref(schemaName)) => ({
   description,
-  headers: { "Cache-Control": header("`private, max-age=600`.", { const: "private, max-age=600" }, true), ...RATE_HEADERS },
+  headers: { ...CACHE_OK_HEADER, ...RATE_HEADERS },
   content: { "application/json": { schema }, "application/xml": XML(`The ${schemaName}`) }
 })
 
@@ -361,7 +365,7 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
           description: "Needs no key and counts against no quota.",
           security: [],
           responses: {
-            "200": { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } },
+            "200": { description: "The OpenAPI 3.1 document.", headers: CACHE_OK_HEADER, content: { "application/json": { schema: { type: "object" } } } },
             ...serviceErrors
           }
         }
@@ -375,9 +379,9 @@ export const openApiDocument = (apiBaseUrl: string): Json => {
             "Needs no key. Never cached. A server that answers at all answers searches from its index, so this is 200 even when the trip store cannot be reached: the body says which (`degraded`: searches are answered, trip details and keys not seen before are 503 until the store is back). It is 503 while the server starts (`starting`: it listens, its index is not loaded yet) and while it drains before stopping (`draining`: it finishes what it was sent): a load balancer checking it sends such a server nothing new.",
           security: [],
           responses: {
-            "200": { description: "The server answers searches; the body says whether its store answers too.", content: { "application/json": { schema: ref("Health") } } },
+            "200": { description: "The server answers searches; the body says whether its store answers too.", headers: NO_STORE_HEADER, content: { "application/json": { schema: ref("Health") } } },
             ...serviceErrors,
-            "503": { description: "The server is starting or draining: send it nothing new.", content: { "application/json": { schema: ref("Health") } } }
+            "503": { description: "The server is starting or draining: send it nothing new.", headers: NO_STORE_HEADER, content: { "application/json": { schema: ref("Health") } } }
           }
         }
       }

@@ -55,6 +55,12 @@ export type ReadRequest =
       readonly path: string
       /** The query string as asked, without `key` and with key-like parameters redacted (`redactQuery`): what links and logs see. */
       readonly query: string
+      /**
+       * A 400 found while reading (a malformed `_format`, or the trip id's percent-encoding),
+       * answered instead of the use-case once the key has been checked: such a request gets the
+       * 401, 403 or 429 any other bad parameter gets, and a keyed 400 its quota headers.
+       */
+      readonly invalid?: { readonly parameter: string; readonly message: string }
     }
 
 export interface ReadOptions {
@@ -125,8 +131,10 @@ const refused = (
 /**
  * Reads a request, in the order the service answers it: the target length (414), the method
  * (405 but GET, HEAD and OPTIONS), a body (413), the route (`/health`, `/api/v2/openapi.json`;
- * the API routes; else 404 `resource.not_found`), `OPTIONS` (answered there), the trip id's
- * percent-encoding, the query string's (400), then `_format` and `Accept`. HEAD is read as GET.
+ * the API routes; else 404 `resource.not_found`), `OPTIONS` (answered there), the query
+ * string's percent-encoding (400: the query's key cannot be read), then `_format` and `Accept`.
+ * A bad `_format` or trip id percent-encoding is a 400 too, given after the key's check
+ * (`invalid`). HEAD is read as GET.
  * Pure: no use-case runs here.
  */
 export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): ReadRequest => {
@@ -173,16 +181,14 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     })
   }
   let route: ApiRoute = places ? { _tag: "Places" } : { _tag: "Search" }
+  let invalid: { readonly parameter: string; readonly message: string } | undefined
   if (m !== null && m[1] !== undefined) {
     let id: string
     try {
       id = decodeURIComponent(m[1])
     } catch {
-      return refused(bestEffortFormat(query, accept), {
-        status: 400,
-        token: "parameter.invalid",
-        message: "id: malformed percent-encoding in the path"
-      })
+      id = m[1]
+      invalid = { parameter: "id", message: "id: malformed percent-encoding in the path" }
     }
     route = m[2] === undefined ? { _tag: "Details", id } : { _tag: "Threads", id }
   }
@@ -195,9 +201,7 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     return refused(formatOr(undefined, accept), { status: 400, token: "parameter.invalid", message: error.message }, {}, true)
   }
   const choice = negotiateFormat(parsed._format, accept)
-  if (choice._tag === "InvalidFormat") {
-    return refused("json", { status: 400, token: "parameter.invalid", message: choice.message }, {}, true)
-  }
+  if (choice._tag === "InvalidFormat") invalid ??= { parameter: "_format", message: choice.message }
 
   const params: Record<string, string | ReadonlyArray<string>> = Object.create(null) as Record<string, string>
   for (const [name, value] of Object.entries(parsed)) if (name !== "key") params[name] = value
@@ -208,12 +212,14 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     _tag: "UseCase",
     apiRequest: true,
     route,
-    format: choice.format,
+    // A `_format` that is no format is answered in JSON, the format that cannot be refused.
+    format: choice._tag === "Format" ? choice.format : "json",
     params,
     keys: { header: headerOf(request.headers, "key"), query: parsed.key },
     path: redactPath(path),
     get query() {
       return (redactedQuery ??= redactQuery(query))
-    }
+    },
+    ...(invalid !== undefined ? { invalid } : {})
   }
 }

@@ -24,10 +24,28 @@ describe("readApiRequest", () => {
       headers: { Allow: "GET, HEAD, OPTIONS", Connection: "close" }
     })
     expect(read("/api/v2/trips", { "transfer-encoding": "chunked", accept: "text/xml" })).toMatchObject({ reply: { status: 413 }, format: "xml" })
-    expect(read("/api/v2/trips/%ZZ?_format=xml")).toMatchObject({ apiRequest: false, reply: { status: 400, message: "id: malformed percent-encoding in the path" } })
     // Past the route, a refusal is an API request (the query log records it).
     expect(read("/api/v2/trips?fn=%ZZ", { accept: "application/xml" })).toMatchObject({ apiRequest: true, format: "xml", reply: { status: 400 } })
-    expect(read("/api/v2/trips?_format=yaml", { accept: "application/xml" })).toMatchObject({ apiRequest: true, format: "json", reply: { status: 400 } })
+  })
+
+  it("leaves a bad _format or trip id encoding to be answered after the key's check, in JSON for a bad _format", () => {
+    expect(read("/api/v2/trips/%ZZ?_format=xml&key=k")).toMatchObject({
+      _tag: "UseCase",
+      route: { _tag: "Details", id: "%ZZ" },
+      format: "xml",
+      keys: { query: "k" },
+      invalid: { parameter: "id", message: "id: malformed percent-encoding in the path" }
+    })
+    expect(read("/api/v2/trips/%ZZ/threads")).toMatchObject({ route: { _tag: "Threads" }, invalid: { parameter: "id" } })
+    expect(read("/api/v2/trips?_format=yaml", { accept: "application/xml", key: "k" })).toMatchObject({
+      _tag: "UseCase",
+      route: { _tag: "Search" },
+      format: "json",
+      keys: { header: "k" },
+      invalid: { parameter: "_format" }
+    })
+    expect(read("/api/v2/trips?_format=xml&_format=json")).toMatchObject({ format: "json", invalid: { parameter: "_format" } })
+    expect(read("/api/v2/trips?_format=xml")).not.toHaveProperty("invalid")
   })
 
   it("reads HEAD as GET, and answers OPTIONS on a resource (a preflight when it has Origin and Access-Control-Request-Method)", () => {

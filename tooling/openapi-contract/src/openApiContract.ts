@@ -64,11 +64,15 @@ export interface OpenApiContract {
 /**
  * The contract an OpenAPI 3.1 document states, checked on real answers: the status must be listed
  * for the path and method, the `Content-Type` must be one of that response's media types (none for
- * a response without content), the headers it lists as required must be there and the ones it
- * lists must match their schemas, and a JSON body must validate against the media type's schema
+ * a response without content), the headers it lists as required must be there, the ones it
+ * lists must match their schemas, the service's own it does not list (`DECLARED_WHEN_SENT`) must
+ * not be sent, and a JSON body must validate against the media type's schema
  * (JSON Schema draft 2020-12, with ajv): an unknown field fails where the schema is closed.
  * XML bodies are checked for their status, type, headers and root element only.
  */
+/** Headers of the service's own that the document must declare on every answer that sends them. */
+const DECLARED_WHEN_SENT = ["cache-control", "retry-after", "allow", "x-ratelimit-limit-day", "x-ratelimit-remaining-day"]
+
 export const openApiContract = (document: Json): OpenApiContract => {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
   const validators = new WeakMap<object, ValidateFunction>()
@@ -122,6 +126,13 @@ export const openApiContract = (document: Json): OpenApiContract => {
       const typed = header.schema.type === "integer" || header.schema.type === "number" ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : value
       const validate = compiled(header.schema as Json)
       if (!validate(typed)) problems.push(`${what}: header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors, { dataVar: name })}`)
+    }
+
+    // The service's own headers must be declared where they are sent: a client generated from the
+    // document knows only those (a keyed 400 without its quota headers declared, for one).
+    const declared = new Set(Object.keys((response.headers ?? {}) as Json).map((name) => name.toLowerCase()))
+    for (const name of DECLARED_WHEN_SENT) {
+      if (headers.get(name) !== null && !declared.has(name)) problems.push(`${what}: header ${name} is sent but not declared by the document`)
     }
 
     const content = (response.content ?? {}) as Json
