@@ -93,10 +93,18 @@ describe("the API while its PostgreSQL is down", () => {
     expect(unknown.body.error["developper-message"]).toBe("service.error")
     expect(unknown.ms).toBeLessThan(1_000)
 
-    const health = await get("/health")
-    expect(health.response.status).toBe(200)
-    expect(health.body).toEqual({ status: "degraded", store: "unreachable" })
-    expect(health.ms).toBeLessThan(1_000)
+    // Checked again and again through the outage, as a load balancer checks it (every 250 ms
+    // here for 8 s): always 200 `degraded` within its check's time, or every replica would be
+    // taken out while its searches are still answered.
+    const slowest = { ms: 0 }
+    for (const until = performance.now() + 8_000; performance.now() < until; ) {
+      const health = await get("/health")
+      expect(health.response.status).toBe(200)
+      expect(health.body).toEqual({ status: "degraded", store: "unreachable" })
+      slowest.ms = Math.max(slowest.ms, health.ms)
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    expect(slowest.ms).toBeLessThan(500)
 
     // A second later (the key cache's time), the key seen before still works.
     await new Promise((r) => setTimeout(r, 1_100))

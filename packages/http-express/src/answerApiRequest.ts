@@ -317,28 +317,59 @@ const encodeError = (
 }
 
 /**
+ * How long `/health` waits for the store's data version before it answers `degraded`: well under
+ * a load balancer's check timeout (docs/haproxy.cfg: 1 s). A store that went away can take far
+ * longer to fail a read (PostgreSQL's client queues it behind connections being opened again),
+ * and a check timing out takes a replica out whose searches are still answered from its index.
+ */
+export const HEALTH_STORE_WAIT_MS = 250
+
+/** The store's data version being read for `/health`, per runtime: one read at a time, whoever asks. */
+const storeChecks = new WeakMap<object, Promise<Exit.Exit<number, unknown>>>()
+
+/**
  * `/health`: 200 whenever the server answers (its searches come from its index), `ok` with the
- * store's data version when the store answers, `degraded` when it cannot be reached; 503
- * `draining` once the server is stopping; never cached.
+ * store's data version when the store answers within `HEALTH_STORE_WAIT_MS`, `degraded` when it
+ * does not; 503 `draining` once the server is stopping; never cached. A read still under way when
+ * the next check comes is awaited again rather than doubled, so that checks do not pile reads up
+ * while the store is away.
  */
 const answerHealth = async (
   runtime: ManagedRuntime.ManagedRuntime<TripStore, unknown>,
   logger: RequestLogger | undefined,
   draining: boolean
 ): Promise<ApiReply> => {
-  if (draining) return { status: 503, headers: { "Cache-Control": CACHE_ERROR, "Content-Type": JSON_TYPE }, body: JSON.stringify({ status: "draining" }) }
-  const exit = await runtime.runPromiseExit(
-    Effect.gen(function* () {
-      const store = yield* TripStore
-      const changes = yield* store.changesSince(Number.MAX_SAFE_INTEGER)
-      return changes.seq
-    })
-  )
   const headers = { "Cache-Control": CACHE_ERROR, "Content-Type": JSON_TYPE }
-  if (Exit.isSuccess(exit)) {
+  if (draining) return { status: 503, headers, body: JSON.stringify({ status: "draining" }) }
+  let check = storeChecks.get(runtime)
+  if (check === undefined) {
+    check = runtime.runPromiseExit(
+      Effect.gen(function* () {
+        const store = yield* TripStore
+        const changes = yield* store.changesSince(Number.MAX_SAFE_INTEGER)
+        return changes.seq
+      })
+    )
+    storeChecks.set(runtime, check)
+    const made = check
+    void made.finally(() => {
+      if (storeChecks.get(runtime) === made) storeChecks.delete(runtime)
+    })
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), HEALTH_STORE_WAIT_MS)
+  })
+  const exit = await Promise.race([check, late])
+  clearTimeout(timer)
+  if (exit !== "late" && Exit.isSuccess(exit)) {
     return { status: 200, headers, body: JSON.stringify({ status: "ok", store: "reachable", data_version: exit.value }) }
   }
-  logger?.error({ event: "health_failed", cause: Cause.pretty(exit.cause) })
+  logger?.error(
+    exit === "late"
+      ? { event: "health_failed", cause: `the store did not give its data version within ${HEALTH_STORE_WAIT_MS} ms` }
+      : { event: "health_failed", cause: Cause.pretty(exit.cause) }
+  )
   return { status: 200, headers, body: JSON.stringify({ status: "degraded", store: "unreachable" }) }
 }
 
