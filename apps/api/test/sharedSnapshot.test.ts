@@ -141,4 +141,25 @@ describe("replicas over PostgreSQL start from the snapshot kept in the database"
     expect(api.indexLoad).toMatchObject({ from: "store" })
     expect(api.indexLoad!.reason).toMatch(/bytes are of change 1504, its tag of 1503/)
   }, 120_000)
+
+  it("refuses a kept snapshot whose chunks were cut, scans, and puts its own in its place; the store tool does too", async () => {
+    const [row] = await sql<Array<{ value: string }>>`SELECT value FROM meta WHERE key = 'store_id'`
+    const ours = (t: Awaited<ReturnType<typeof tag>>) => t?.seq === 1_504 && t.store_id === `postgres:${row!.value}`
+    await timeUntil(() => tag(), ours, 30_000)
+    const held = async () => Number((await sql<Array<{ n: number }>>`SELECT coalesce(sum(octet_length(data)), 0)::int8 AS n FROM index_snapshot_chunks`)[0]!.n)
+    const whole = await held()
+    const cut = async () => sql`UPDATE index_snapshot_chunks SET data = substr(data, 1, 100) WHERE n = (SELECT max(n) FROM index_snapshot_chunks)`
+    await cut()
+    const { api } = await start(true)
+    expect(api.indexLoad).toMatchObject({ from: "store" })
+    expect(api.indexLoad!.reason).toMatch(/a damaged snapshot \(the kept snapshot has \d+ bytes, its tag says \d+\)/)
+    // The replica's own snapshot, of the same change, replaces the damaged one.
+    expect(await timeUntil(held, (n) => n === whole, 30_000)).toBeLessThan(30_000)
+    expect(await tag()).toMatchObject({ seq: 1_504 })
+    // What the store tool does after an import: the same.
+    await cut()
+    const refreshed = await refreshSnapshot(store() as TripStore["Type"], undefined)
+    expect(refreshed).toMatchObject({ written: true, seq: 1_504, load: { from: "store" } })
+    expect(await held()).toBe(whole)
+  }, 120_000)
 })

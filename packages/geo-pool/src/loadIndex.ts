@@ -1,4 +1,4 @@
-import { type SnapshotShelf, TripIndex, type TripStore } from "@tripsearch/core"
+import { type SnapshotShelf, type SnapshotTag, TripIndex, type TripStore } from "@tripsearch/core"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
@@ -63,7 +63,15 @@ const readShelf = async (store: TripStore["Type"], place: SnapshotPlace & { read
   const { seq } = await Effect.runPromise(store.changesSince(Number.MAX_SAFE_INTEGER))
   if (seq < tag.value.seq) return { ok: false, reason: `the store is at change ${seq}, before the snapshot's ${tag.value.seq}` }
   try {
-    const fetched = await Effect.runPromise(place.shelf.fetch(place.path))
+    let fetched: Option.Option<SnapshotTag>
+    try {
+      fetched = await Effect.runPromise(place.shelf.fetch(place.path))
+    } catch (e) {
+      // The store not answering stops the start, as any read of it would; a snapshot whose chunks
+      // are not what its tag says (cut, or written by hand) is only not used.
+      if (e instanceof Error && /\bStoreUnavailable$/.test(e.name)) throw e
+      return { ok: false, reason: `a damaged snapshot (${e instanceof Error ? e.message : String(e)})` }
+    }
     if (Option.isNone(fetched)) return { ok: false, reason: "no snapshot" }
     const read = readSnapshot(place.path, place.storeId)
     if (read.ok && read.seq !== fetched.value.seq) return { ok: false, reason: `a snapshot whose bytes are of change ${read.seq}, its tag of ${fetched.value.seq}` }

@@ -123,11 +123,16 @@ export const makePostgresSnapshotShelf = (sql: Sql): SnapshotShelf => ({
     storeRead(() =>
       sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${SNAPSHOT_LOCK})`
-        const [kept] = await tx<Array<{ store_id: string; seq: number; format: number }>>`SELECT store_id, seq, format FROM index_snapshot`
+        const [kept] = await tx<Array<{ store_id: string; seq: number; format: number; bytes: number }>>`SELECT store_id, seq, format, bytes FROM index_snapshot`
         const [{ seq: now } = { seq: 0 }] = await tx<Array<{ seq: number }>>`SELECT seq FROM change_seq`
         // A snapshot of the same store and layout at a later change is worth more than this one,
-        // unless it is of a change the store has not reached (a database restored from before it).
-        if (kept !== undefined && kept.store_id === tag.storeId && kept.format === tag.format && kept.seq >= tag.seq && kept.seq <= now) return false
+        // unless it is of a change the store has not reached (a database restored from before it),
+        // or its chunks do not hold the bytes its tag says (every reader refuses it: replaced).
+        if (kept !== undefined && kept.store_id === tag.storeId && kept.format === tag.format && kept.seq >= tag.seq && kept.seq <= now) {
+          // octet_length reads a stored value's size without reading the value.
+          const [{ held }] = await tx<Array<{ held: number }>>`SELECT coalesce(sum(octet_length(data)), 0)::int8 AS held FROM index_snapshot_chunks`
+          if (held === kept.bytes) return false
+        }
         await tx`DELETE FROM index_snapshot_chunks`
         const copy = (await tx.unsafe("COPY index_snapshot_chunks (n, data) FROM STDIN (FORMAT binary)").writable()) as Writable
         const fd = openSync(path, "r")
