@@ -105,6 +105,11 @@ describe("the website, served by the API server over a small store", () => {
     return { status: res.status, text: await res.text(), type: res.headers.get("content-type") }
   }
 
+  /** The label of a form field, as the page in that locale writes it. */
+  const labelOf = async (locale: string, name: string): Promise<string> => {
+    const home = await page(`/search?locale=${locale}`)
+    return unescape(new RegExp(`<label>([^<]+)<input name="${name}"`).exec(home.text)![1]!)
+  }
   const active = () => trips.filter((t) => (t.status ?? "active") === "active" && Date.parse(t.departure_time) > nowMs + 3_600_000)
   const at = (w: { lat: number; lon: number }) => encodeURIComponent(`${w.lat}|${w.lon}`)
 
@@ -211,7 +216,15 @@ describe("the website, served by the API server over a small store", () => {
   })
 
   it("answers a refused search with the form kept and words for travellers: no token, no status code", async () => {
-    for (const query of ["locale=en_GB&cur=GBP&fn=Paris&tn=Lyon&seats=99", "locale=fr_FR&cur=GBP&fn=Paris", "locale=xx_XX&fn=Paris", "fn=Paris&hb=9&he=3", "fn=Paris&tn=%ZZ"]) {
+    // A field of the form is named with its rule; what the form cannot send, in general words.
+    const said: Record<string, string> = {
+      "locale=en_GB&cur=GBP&fn=Paris&tn=Lyon&seats=99": "“Seats” must be a whole number from 1 to 8.",
+      "locale=fr_FR&cur=GBP&fn=Paris": "vérifiez les champs",
+      "locale=xx_XX&fn=Paris": "check the fields",
+      "fn=Paris&hb=9&he=3": "“Leaving before (hour)” must be greater than “Leaving from (hour)”.",
+      "fn=Paris&tn=%ZZ": "“To” cannot be read: check what was typed."
+    }
+    for (const query of Object.keys(said)) {
       const fromSite = await page(`/search?${query}`, { "accept-language": "en" })
       expect(fromSite.status, query).toBe(400)
       expect(fromSite.type).toBe("text/html; charset=utf-8")
@@ -222,7 +235,7 @@ describe("the website, served by the API server over a small store", () => {
       expect(main, query).not.toContain(String(fromApi.body.error["developper-message"]))
       expect(main, query).not.toContain("400")
       expect(main, query).not.toContain(String(fromApi.body.error.message))
-      expect(main, query).toContain(query.startsWith("locale=fr_FR") ? "vérifiez les champs" : "check the fields")
+      expect(main, query).toContain(said[query])
       expect(main, query).toContain('<input id="fn" name="fn" type="text" value="Paris"')
     }
     // The website's own filters, read as strictly.
@@ -512,4 +525,124 @@ describe("the website, served by the API server over a small store", () => {
     expect(shownIds(inPolish.text)).toEqual((fromApi.body.trips as Array<Json>).map((t) => String(t.permanent_id)))
     expect(inPolish.text).toContain(String((fromApi.body.trips as Array<Json>)[0]!.price.string_value))
   })
+
+  it("offers price ranges that are exactly the API's pmin/pmax, shows the one on with the API's count, and removes it", async () => {
+    const whole = active()[0]!
+    const query = `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500`
+    const first = await page(`/search?${query}`)
+    const facet = /<div class="facet" data-facet="price">([\s\S]*?)<\/div>/.exec(first.text)![1]!
+    const links = [...facet.matchAll(/<a href="([^"]+)" aria-pressed="(true|false)" role="button">([^<]+)<\/a>/g)].map((m) => ({ href: unescape(m[1]!), pressed: m[2], label: m[3]! }))
+    expect(links.length).toBeGreaterThanOrEqual(2)
+    expect(links.every((l) => l.pressed === "false")).toBe(true)
+    for (const link of links.slice(0, 3)) {
+      const q = new URL(link.href, base).searchParams
+      const [pmin, pmax] = [Number(q.get("pmin")), Number(q.get("pmax"))]
+      expect(Number.isInteger(pmin) && Number.isInteger(pmax) && pmin < pmax, link.href).toBe(true)
+      const range = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", maximumFractionDigits: 0 }).formatRange(pmin, pmax)
+      expect(link.label.startsWith(range), link.label).toBe(true)
+      const { body } = await apiJson(`${query}&pmin=${pmin}&pmax=${pmax}`)
+      const total = Number(body.pager.total)
+      // A count shown is the API's for that range.
+      const count = /\(([\d\s\u202f]+)\)$/.exec(link.label)?.[1]
+      if (count !== undefined) expect(Number(count.replace(/\D/g, ""))).toBe(total)
+      const on = await page(link.href)
+      const onFacet = /<div class="facet" data-facet="price">([\s\S]*?)<\/div>/.exec(on.text)![1]!
+      // One item on, the whole range, with the API's count; no other looks selected.
+      const pressed = [...onFacet.matchAll(/<a href="([^"]+)" aria-pressed="true" role="button">([^<]+)<\/a>/g)]
+      expect(pressed.map((m) => m[2])).toEqual([`${range} (${new Intl.NumberFormat("fr-FR").format(total)})`])
+      expect(new URL(unescape(pressed[0]![1]!), base).searchParams.has("pmin")).toBe(false)
+      expect(on.text).toContain(`<span>Prix : ${range}</span>`)
+      expect(/<h2 class="total">([^<]+)<\/h2>/.exec(on.text)![1]).toBe(`${total} ${total === 1 ? "trajet" : "trajets"}`)
+    }
+  })
+
+  it("offers drivers with a photo as the photo facet's one choice, and counts the others in words", async () => {
+    const whole = active()[0]!
+    const query = `locale=fr_FR&cur=EUR&fc=${at(whole.waypoints[0]!)}&radius=500`
+    const { body } = await apiJson(query)
+    const items = (body.facets as Array<Json>).find((f) => f.name === "photo")!.items as Array<Json>
+    const [without, withPhoto] = [items.find((i) => i.value === 0)!.count, items.find((i) => i.value === 1)!.count]
+    expect(without).toBeGreaterThan(0)
+    const shown = await page(`/search?${query}`)
+    const facet = /<div class="facet" data-facet="photo">([\s\S]*?)<\/div>/.exec(shown.text)![1]!
+    const links = [...facet.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)]
+    expect(links.map((m) => m[2])).toEqual([`Conducteur avec photo (${withPhoto})`])
+    expect(new URL(unescape(links[0]![1]!), base).searchParams.get("photo")).toBe("1")
+    expect(facet).toContain(`<li class="count">${new Intl.NumberFormat("fr-FR").format(without)} ${without === 1 ? "conducteur" : "conducteurs"} sans photo</li>`)
+  })
+
+  it("names the field and its rule when a search is refused for the form's values, the values kept and marked", async () => {
+    const hours = await page("/search?locale=fr_FR&fn=Paris&tn=Lyon&hb=20&he=5")
+    expect(hours.status).toBe(400)
+    expect(hours.text).toContain(`« ${await labelOf("fr_FR", "he")} » doit être supérieur à « ${await labelOf("fr_FR", "hb")} ».`)
+    expect(hours.text).toMatch(/name="hb" type="number" value="20" min="0" max="23" aria-invalid="true"/)
+    expect(hours.text).toMatch(/name="he" type="number" value="5" min="1" max="24" aria-invalid="true"/)
+    const price = await page("/search?locale=de_DE&fn=Paris&tn=Lyon&pmax=0")
+    expect(price.status).toBe(400)
+    expect(price.text).toContain(`„${await labelOf("de_DE", "pmin")}“ ist nötig, wenn „${await labelOf("de_DE", "pmax")}“ ausgefüllt ist.`)
+    expect(price.text).toMatch(/name="pmax" type="number" value="0" min="1" aria-invalid="true"/)
+  })
+
+  it("says a past date is past, a page past the last is, and what is missing when the form is sent without places", async () => {
+    const past = await page("/search?locale=de_DE&fn=Paris&tn=Lyon&db=2020-01-01")
+    expect(past.status).toBe(200)
+    expect(past.text).toContain('<p class="date-past">Der 01.01.2020 liegt in der Vergangenheit: Wählen Sie heute oder einen späteren Tag.</p>')
+    // The form offers no day before today.
+    expect(past.text).toMatch(/name="db" type="date" value="2020-01-01" min="\d{4}-\d{2}-\d{2}"/)
+
+    const whole = active()[0]!
+    const query = `locale=de_DE&fc=${at(whole.waypoints[0]!)}&radius=500`
+    const { body } = await apiJson(`${query}&cur=EUR`)
+    const pages = Number(body.pager.pages)
+    expect(pages).toBeGreaterThan(1)
+    const beyond = await page(`/search?${query}&page=999`)
+    const said = /<p class="past-last">([^<]+)<a href="([^"]+)">([^<]+)<\/a><\/p>/.exec(beyond.text)!
+    expect(said[1]).toBe(`Seite 999 liegt hinter dem Ende: Die Ergebnisse füllen ${pages} Seiten. `)
+    expect(said[3]).toBe("Zur letzten Seite")
+    expect(new URL(unescape(said[2]!), base).searchParams.get("page")).toBe(String(pages))
+    expect(beyond.text).not.toContain("Seite 999 von")
+
+    const empty = await page("/search?locale=en_GB&fn=&tn=&db=&order=asc")
+    expect(empty.status).toBe(200)
+    expect(empty.text).toContain('<p class="places-missing">Enter where you leave from, where you are going, or both.</p>')
+    // The home page itself asks nothing.
+    expect((await page("/search?locale=en_GB")).text).not.toContain("places-missing")
+  })
+
+  it("heads the page with the towns understood, in its language, and links the other languages with the towns in theirs", async () => {
+    const de = await page("/search?locale=de_DE&fn=Munchen&tn=Berlin")
+    expect(/<h1>([^<]+)<\/h1>/.exec(de.text)![1]).toBe("Mitfahrgelegenheiten von München nach Berlin")
+    const links = [...de.text.matchAll(/<a href="([^"]+)" hreflang="([^"]+)"/g)].map((m) => ({ href: unescape(m[1]!), lang: m[2]! }))
+    const polish = new URL(links.find((l) => l.lang === "pl-PL")!.href, base).searchParams
+    expect([polish.get("fn"), polish.get("tn"), polish.get("locale")]).toEqual(["Monachium, Niemcy", "Berlin, Niemcy", "pl_PL"])
+    const pl = await page(`/search?${polish.toString()}`)
+    expect(/<h1>([^<]+)<\/h1>/.exec(pl.text)![1]).toBe("Przejazdy: Monachium → Berlin")
+    expect(pl.text).toContain('name="fn" type="text" value="Monachium, Niemcy"')
+    // From Russian to Polish: the form no longer keeps the Cyrillic names.
+    const ru = await page(`/search?locale=ru_RU&fn=${encodeURIComponent("Мюнхен, Германия")}&tn=${encodeURIComponent("Берлин, Германия")}`)
+    expect(/<h1>([^<]+)<\/h1>/.exec(ru.text)![1]).toBe("Поездки: Мюнхен → Берлин")
+    const toPolish = [...ru.text.matchAll(/<a href="([^"]+)" hreflang="pl-PL"/g)].map((m) => new URL(unescape(m[1]!), base).searchParams)[0]!
+    expect(toPolish.get("fn")).toBe("Monachium, Niemcy")
+  })
+
+  it("offers the locale's other currency, and keeps the currency across languages only where the other locale takes it", async () => {
+    const gb = await page("/search?locale=en_GB&fn=Paris&tn=Lyon&pmin=10&pmax=50")
+    const currencies = /<ul class="languages currencies">([\s\S]*?)<\/ul>/.exec(gb.text)![1]!
+    expect(currencies).toContain('<span aria-current="true">British Pound (GBP)</span>')
+    const euro = new URL(unescape(/<a href="([^"]+)">Euro \(EUR\)<\/a>/.exec(currencies)![1]!), base).searchParams
+    // Prices typed in pounds do not carry over to euros.
+    expect([euro.get("cur"), euro.get("pmin"), euro.get("locale")]).toEqual(["EUR", null, "en_GB"])
+    expect((await page(`/search?${euro.toString()}`)).text).toContain('<span aria-current="true">Euro (EUR)</span>')
+    // A locale with one currency offers none.
+    expect((await page("/search?locale=fr_FR&fn=Paris&tn=Lyon")).text).not.toContain("currencies")
+
+    const inEuros = await page("/search?locale=en_GB&cur=EUR&fn=Paris&tn=Lyon&pmin=10&pmax=50")
+    const hrefs = new Map([...inEuros.text.matchAll(/<a href="([^"]+)" hreflang="([^"]+)"/g)].map((m) => [m[2]!, new URL(unescape(m[1]!), base).searchParams]))
+    // Croatian takes euros (its alternative): kept, prices too; French's own is the euro; Polish takes złoty only.
+    expect([hrefs.get("hr-HR")!.get("cur"), hrefs.get("hr-HR")!.get("pmin")]).toEqual(["EUR", "10"])
+    expect([hrefs.get("fr-FR")!.get("cur"), hrefs.get("fr-FR")!.get("pmin")]).toEqual([null, "10"])
+    expect([hrefs.get("pl-PL")!.get("cur"), hrefs.get("pl-PL")!.get("pmin")]).toEqual([null, null])
+    expect((await page(`/search?${hrefs.get("hr-HR")!.toString()}`)).status).toBe(200)
+  })
+
 })

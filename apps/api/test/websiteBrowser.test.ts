@@ -167,6 +167,72 @@ describe("the traveller's website in a real browser", () => {
     await context.close()
   })
 
+  it("fr_FR: picks a price range in the facet: one range on, the API's count for it, and removed by a click", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    const search = `locale=fr_FR&cur=EUR&fn=${encodeURIComponent(city)}`
+    await page.goto(`${base}/search?${search}`)
+    const ranges = page.locator('[data-facet="price"] a[aria-pressed="false"]')
+    expect(await ranges.count()).toBeGreaterThanOrEqual(2)
+    const label = (await ranges.first().textContent())!
+    await Promise.all([page.waitForURL(/pmin=/), ranges.first().click()])
+    const url = new URL(page.url())
+    const [pmin, pmax] = [Number(url.searchParams.get("pmin")), Number(url.searchParams.get("pmax"))]
+    expect(pmin).toBeLessThan(pmax)
+    const { body } = await apiJson(`${search}&pmin=${pmin}&pmax=${pmax}`)
+    const total = Number(body.pager.total)
+    const range = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR", maximumFractionDigits: 0 }).formatRange(pmin, pmax)
+    expect(label.startsWith(range)).toBe(true)
+    // One item on, saying the whole range and what the API found; the list and the filters agree.
+    expect(await page.locator('[data-facet="price"] a[aria-pressed="true"]').allTextContents()).toEqual([`${range} (${total})`])
+    expect(await page.locator(".total").textContent()).toBe(`${total} ${total === 1 ? "trajet" : "trajets"}`)
+    expect(await page.locator('.active-filters li[data-filter="price"] > span').textContent()).toBe(`Prix : ${range}`)
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has("pmin")), page.locator('[data-facet="price"] a[aria-pressed="true"]').click()])
+    expect(await page.locator('[data-facet="price"] a[aria-pressed="true"]').count()).toBe(0)
+    // The photo facet: "with a photo" is the one choice.
+    expect(await page.locator('[data-facet="photo"] a').count()).toBe(1)
+    await context.close()
+  })
+
+  it("sends the form without its blank fields, keeps it working without the script, and says what is missing", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=en_GB`)
+    await page.locator("#fn").fill(city)
+    await Promise.all([page.waitForURL(/fn=/), page.getByRole("button", { name: "Search" }).click()])
+    const sent = [...new URL(page.url()).searchParams]
+    expect(sent.filter(([, v]) => v === "")).toEqual([])
+    expect(Object.fromEntries(sent)).toMatchObject({ locale: "en_GB", fn: city })
+    expect(await page.locator("ol.trips > li").count()).toBeGreaterThan(0)
+    // Back on the form, its fields are usable again.
+    await page.goBack()
+    expect(await page.locator('input[name="db"]').isDisabled()).toBe(false)
+    // Both places blank: said.
+    await page.goto(`${base}/search?locale=en_GB`)
+    await Promise.all([page.waitForURL(/\?.+&/), page.getByRole("button", { name: "Search" }).click()])
+    expect(await page.locator(".places-missing").textContent()).toBe("Enter where you leave from, where you are going, or both.")
+    // Hours the API would refuse are refused by the form first: "Leaving before" below "Leaving from".
+    await page.locator("details.more").evaluate((d) => ((d as HTMLDetailsElement).open = true))
+    await page.locator("#fn").fill(city)
+    await page.locator('input[name="hb"]').fill("20")
+    await page.locator('input[name="he"]').fill("5")
+    const before = page.url()
+    await page.getByRole("button", { name: "Search" }).click()
+    expect(await page.locator('input[name="he"]').evaluate((e) => (e as HTMLInputElement).validity.rangeUnderflow)).toBe(true)
+    expect(page.url()).toBe(before)
+
+    // Without the script the form sends every field, blank ones too, and the search runs.
+    const bare = await browser.newContext({ javaScriptEnabled: false })
+    const still = await bare.newPage()
+    await still.goto(`${base}/search?locale=en_GB`)
+    await still.locator("#fn").fill(city)
+    await Promise.all([still.waitForURL(/fn=/), still.getByRole("button", { name: "Search" }).click()])
+    expect(new URL(still.url()).searchParams.get("db")).toBe("")
+    expect(await still.locator("ol.trips > li").count()).toBeGreaterThan(0)
+    await bare.close()
+    await context.close()
+  })
+
   it("draws a trip's road, stops and labels on the map: straight between waypoints without paths", async () => {
     const trip = straight
     const n = trip.waypoints.length - 1
@@ -412,6 +478,20 @@ describe("the website over rides with roads and meeting points, in a real browse
     expect((await mapDataOf(page)).stops.map((s: Json) => s.label)).toEqual(["Odkud: Mnichov, Německo"])
     await Promise.all([page.waitForURL(/\/trip\//), page.locator('ol.trips > li[data-id="roads-muenchen-praha"] a').click()])
     expect(await page.locator("h1").textContent()).toBe("Mnichov → Praha")
+    await context.close()
+  })
+
+  it("de_DE -> pl_PL: heads the page with the towns understood, and the language link carries them in Polish", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=de_DE&fn=Munchen&tn=Praha`)
+    expect(await page.locator("h1").textContent()).toBe("Mitfahrgelegenheiten von München nach Prag")
+    expect(await shownIds(page)).toEqual(["roads-muenchen-praha"])
+    await Promise.all([page.waitForURL(/locale=pl_PL/), page.locator('footer a[hreflang="pl-PL"]').click()])
+    expect(await page.locator("h1").textContent()).toBe("Przejazdy: Monachium → Praga")
+    expect(await page.locator("#fn").inputValue()).toBe("Monachium, Niemcy")
+    expect(await page.locator("#tn").inputValue()).toBe("Praga, Czechy")
+    expect(await shownIds(page)).toEqual(["roads-muenchen-praha"])
     await context.close()
   })
 

@@ -160,8 +160,31 @@
     })
   }
 
+  // The search form: a blank field is left out of the address (the server reads it as not set
+  // anyway), and a bound's field may not go below the other bound (he > hb, pmax > pmin).
+  function searchForm(form) {
+    form.addEventListener("submit", function () {
+      var blank = Array.prototype.filter.call(form.elements, function (e) { return e.name && !e.disabled && e.value === "" })
+      // Disabled fields are not sent; they are enabled again once the form's data is taken.
+      blank.forEach(function (e) { e.disabled = true })
+      setTimeout(function () { blank.forEach(function (e) { e.disabled = false }) }, 0)
+    })
+    function bound(low, high) {
+      var a = form.elements[low]
+      var b = form.elements[high]
+      if (!a || !b) return
+      var floor = b.getAttribute("min")
+      function update() { b.min = a.value === "" ? floor : String(Math.max(Number(floor), Number(a.value) + 1)) }
+      a.addEventListener("input", update)
+      update()
+    }
+    bound("hb", "he")
+    bound("pmin", "pmax")
+  }
+
   function start() {
     showMap()
+    Array.prototype.forEach.call(document.querySelectorAll("form[role=search]"), searchForm)
     Array.prototype.forEach.call(document.querySelectorAll("input[data-suggest]"), suggest)
     filtersButton()
   }

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib"
 import express, { type Express, type Request, type Response } from "express"
 import { Effect, type ManagedRuntime, Option } from "effect"
-import { isLocaleCode, LOCALE_TABLE, type LocaleCode, TripStore } from "@tripsearch/core"
+import { currenciesOf, isLocaleCode, LOCALE_TABLE, type LocaleCode, TripStore } from "@tripsearch/core"
 import { Gazetteer } from "@tripsearch/gazetteer"
 import {
   type ApiReply,
@@ -20,10 +20,10 @@ import { appleAppSiteAssociation, appLinkTags, type AppLinks, assetLinks } from 
 import { CampaignCounter, campaignOf, isTrackingParameter, type PageName } from "./campaigns.js"
 import { html } from "./html.js"
 import { layout, type PageHead } from "./layout.js"
-import { translatorOf, type Translate } from "./messages/catalogue.js"
+import { type MessageKey, translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
-import { countryName, placeNotice, placesMapData, readPlaces, townName } from "./placeReading.js"
+import { countryName, placeNotice, placesMapData, placeText, readPlaces, townName } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
 import { tripPage } from "./tripPage.js"
 import { mapBlock, type MapTiles, OSM_TILES, passengerEnds, tripMapData } from "./tripMapData.js"
@@ -54,6 +54,9 @@ export interface WebsiteOptions {
   /** The towns the pages read names against (what was understood, nearest names); the process's one by default. */
   readonly gazetteer?: Gazetteer | undefined
 }
+
+// The form's own fields: one in the address (blank or not) means the form was sent.
+const FORM_FIELDS = ["fn", "tn", "fc", "tc", "db", "seats", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
 
 // Parameters of the API that shape its answer, not the search; `key` is never the website's.
 const NOT_SEARCH = new Set(["_format", "fields", "key"])
@@ -152,6 +155,50 @@ const tokenOf = (reply: ApiReply): string | undefined => {
 const travellerMessage = (reply: ApiReply, t: Translate): string =>
   reply.status === 503 || reply.status === 429 ? t("busy") : tokenOf(reply) === "trip.not_found" ? t("trip_not_found") : t("search_failed")
 
+/** The form's fields by the parameter they send: a refusal names the field as the form labels it. */
+const FIELD_LABELS: Readonly<Record<string, MessageKey>> = {
+  fn: "from",
+  tn: "to",
+  fc: "from_coordinates",
+  tc: "to_coordinates",
+  db: "date",
+  seats: "seats",
+  hb: "hour_from",
+  he: "hour_to",
+  pmin: "price_min",
+  pmax: "price_max",
+  sort: "sort",
+  order: "order"
+}
+
+/**
+ * A search refused for a field of the form: which field, and its rule, in the page's language,
+ * read from the API's message (`he: must be greater than hb (20), got 5`); none for a refusal the
+ * form cannot cause.
+ */
+export const fieldRefusal = (reply: ApiReply, t: Translate): { readonly message: string; readonly fields: ReadonlySet<string> } | undefined => {
+  if (reply.status !== 400) return undefined
+  let text: string
+  try {
+    text = String((bodyJson(reply).error as Json).message)
+  } catch {
+    return undefined
+  }
+  const m = /^(\w+): (.*)$/.exec(text)
+  const param = m?.[1]
+  const label = param === undefined ? undefined : FIELD_LABELS[param]
+  if (m === null || param === undefined || label === undefined) return undefined
+  const rule = m[2]!
+  const other = /^(?:must be greater than|is required when) (\w+)\b/.exec(rule)?.[1]
+  const otherLabel = other === undefined ? undefined : FIELD_LABELS[other]
+  const field = t(label)
+  if (otherLabel !== undefined && rule.startsWith("must be greater than")) return { message: t("field_greater", { field, other: t(otherLabel) }), fields: new Set([param, other!]) }
+  if (otherLabel !== undefined) return { message: t("field_needs", { field, other: t(otherLabel) }), fields: new Set([param, other!]) }
+  const range = /^must be an integer from (\d+) to (\d+)/.exec(rule)
+  if (range !== null) return { message: t("field_range", { field, min: Number(range[1]), max: Number(range[2]) }), fields: new Set([param]) }
+  return { message: t("field_invalid", { field }), fields: new Set([param]) }
+}
+
 /** The query's parameters, the last of each name; none when it cannot be read. */
 const safeParams = (raw: string): Map<string, string> => {
   try {
@@ -214,19 +261,43 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     return `${options.websiteBaseUrl}${path}${kept.length > 0 ? `?${kept.join("&")}` : ""}`
   }
 
+  /** The query's parts a page's own links keep: not blank, not tracking, never `key`. */
+  const keptParts = (raw: string, drop: ReadonlySet<string>): Array<string> =>
+    raw.split("&").filter((part) => {
+      const name = nameOf(part)
+      return part.indexOf("=") > 0 && !part.endsWith("=") && name !== "key" && !drop.has(name) && !isTrackingParameter(name)
+    })
+
   /**
-   * The page in another locale: the same address without `locale` and `cur` (the currency follows
-   * the new locale) nor tracking parameters.
+   * The page in another locale. `cur` is kept where that locale takes the page's currency (written
+   * out, since the new locale's own may differ); elsewhere the currency follows the new locale and
+   * the prices typed in the old one (`pmin`, `pmax`) go with it. `places`: the place fields in the
+   * new locale's language, so that the form does not keep the old one's names.
    */
   const inLocaleOf =
-    (path: string, raw: string) =>
+    (path: string, raw: string, current: LocaleCode, places?: (locale: LocaleCode) => Readonly<Record<string, string>>) =>
     (locale: LocaleCode): string => {
-      const kept = raw.split("&").filter((part) => {
-        const name = nameOf(part)
-        return part.indexOf("=") > 0 && !part.endsWith("=") && name !== "locale" && name !== "cur" && name !== "key" && !isTrackingParameter(name)
-      })
-      return `${path}?${[...kept, `locale=${locale}`].join("&")}`
+      const asked = safeParams(raw).get("cur")
+      const cur = asked !== undefined && asked !== "" ? asked : LOCALE_TABLE[current].currency
+      const keep = (currenciesOf(locale) as ReadonlyArray<string>).includes(cur)
+      const names = places?.(locale) ?? {}
+      const drop = new Set(["locale", "cur", ...Object.keys(names), ...(keep ? [] : ["pmin", "pmax"])])
+      const added = [...Object.entries(names).map(([n, v]) => `${n}=${encodeURIComponent(v)}`), ...(keep && cur !== LOCALE_TABLE[locale].currency ? [`cur=${cur}`] : [])]
+      return `${path}?${[...keptParts(raw, drop), ...added, `locale=${locale}`].join("&")}`
     }
+
+  /**
+   * The page in the locale's other currencies (its alternative, where it has one), the prices
+   * typed in the current one (`pmin`, `pmax`) left out.
+   */
+  const inCurrenciesOf = (path: string, raw: string, locale: LocaleCode): PageHead["currencies"] => {
+    const all = currenciesOf(locale)
+    if (all.length < 2) return undefined
+    const asked = safeParams(raw).get("cur")
+    const current = asked !== undefined && (all as ReadonlyArray<string>).includes(asked) ? asked : all[0]!
+    const drop = new Set(["cur", "pmin", "pmax", "page"])
+    return { current, links: all.map((code) => ({ code, href: `${path}?${[...keptParts(raw, drop), `cur=${code}`].join("&")}` })) }
+  }
 
   /** The campaign of the request, counted for the page; its label (or none). */
   const countCampaign = (raw: string, page: PageName): string | undefined => {
@@ -345,7 +416,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
         res,
         200,
         locale,
-        layout(locale, t, page.title, page.content, { canonical: canonicalOf(pagePath, raw), inLocale: inLocaleOf(pagePath, raw) }),
+        layout(locale, t, page.title, page.content, { canonical: canonicalOf(pagePath, raw), inLocale: inLocaleOf(pagePath, raw, locale) }),
         csp
       )
       return
@@ -389,11 +460,17 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       }) + "\n"
     )
     const canonical = canonicalOf(path, raw)
+    // The search page keeps its form and what was typed, whatever the API answered.
+    const places = trip === null ? readPlaces(gazetteerOf(), params, locale) : undefined
+    // The towns understood, named in another locale's language for its link.
+    const placesIn = (other: LocaleCode): Record<string, string> =>
+      Object.fromEntries((places?.reads ?? []).flatMap((r) => (r.city === undefined ? [] : [[r.param, placeText(gazetteerOf(), r.city, other)]])))
     // Leaflet's style sheet is in the pages that have a map only.
     const headWith = (map: boolean): PageHead => ({
       canonical,
       extra: appLinkTags(apps, canonical),
-      inLocale: inLocaleOf(path, raw),
+      inLocale: inLocaleOf(path, raw, locale, placesIn),
+      currencies: inCurrenciesOf(path, raw, locale),
       description: t("search_title"),
       styles: map ? [assets.paths.leafletCss] : [],
       // Leaflet itself is loaded by the site's script when the map comes near the screen.
@@ -421,14 +498,14 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       send(res, 200, locale, layout(locale, t, page.title, page.content, headWith(map !== undefined)), csp)
       return
     }
-    // The search page keeps its form and what was typed, whatever the API answered.
-    const places = readPlaces(gazetteerOf(), params, locale)
+    if (places === undefined) return
     const notice = placeNotice(gazetteerOf(), places.reads, params, locale, t)
     const mapData = tiles === "off" ? undefined : placesMapData(places.from, places.to, tiles, t)
     if (reply.status !== 200) {
       const unknownPlace = tokenOf(reply) === "place.not_found" && places.reads.some((r) => r.city === undefined)
-      const content = html`<h1>${t("search_title")}</h1>${searchForm(params, locale, t)}${
-        unknownPlace ? notice : html`<section class="notice" role="status"><p>${travellerMessage(reply, t)}</p></section>`
+      const refusal = fieldRefusal(reply, t)
+      const content = html`<h1>${t("search_title")}</h1>${searchForm(params, locale, t, refusal?.fields)}${
+        unknownPlace ? notice : html`<section class="notice" role="status"><p>${refusal?.message ?? travellerMessage(reply, t)}</p></section>`
       }`
       send(res, reply.status, locale, layout(locale, t, t("search_title"), content, head), csp)
       return
@@ -447,6 +524,8 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
     const page = searchPage(body, params, locale, t, {
       notice,
+      heading: { from: townOf("fn"), to: townOf("tn") },
+      submitted: FORM_FIELDS.some((name) => safeParams(raw).has(name)),
       map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs),
       along: { from: townOf("fn"), to: townOf("tn"), meetingPointName: (id) => names.get(id) }
     })

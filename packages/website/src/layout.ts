@@ -53,6 +53,8 @@ export interface PageHead {
   readonly description?: string | undefined
   /** The same page in another locale (none: no language list). */
   readonly inLocale?: ((locale: LocaleCode) => string) | undefined
+  /** The same page in each currency the locale takes, where it takes more than one (none: no currency list). */
+  readonly currencies?: { readonly current: string; readonly links: ReadonlyArray<{ readonly code: string; readonly href: string }> } | undefined
 }
 
 /** Each locale's name in its own language (`français (Belgique)`), computed once. */
@@ -64,11 +66,19 @@ const LOCALE_NAMES = new Map(
 )
 
 const languages = (current: LocaleCode, t: Translate, inLocale: (locale: LocaleCode) => string): Html =>
-  html`<footer><nav aria-label="${t("language")}"><h2>${t("language")}</h2><ul class="languages">${LOCALES.map((l) =>
+  html`<nav aria-label="${t("language")}"><h2>${t("language")}</h2><ul class="languages">${LOCALES.map((l) =>
     l === current
       ? html`<li lang="${LOCALE_TABLE[l].bcp47}"><span aria-current="true">${LOCALE_NAMES.get(l)}</span></li>`
       : html`<li><a href="${inLocale(l)}" hreflang="${LOCALE_TABLE[l].bcp47}" lang="${LOCALE_TABLE[l].bcp47}">${LOCALE_NAMES.get(l)}</a></li>`
-  )}</ul></nav></footer>`
+  )}</ul></nav>`
+
+const currencyList = (locale: LocaleCode, t: Translate, currencies: NonNullable<PageHead["currencies"]>): Html => {
+  const names = new Intl.DisplayNames([LOCALE_TABLE[locale].bcp47], { type: "currency" })
+  const name = (code: string) => `${names.of(code) ?? code} (${code})`
+  return html`<nav aria-label="${t("currency")}"><h2>${t("currency")}</h2><ul class="languages currencies">${currencies.links.map((c) =>
+    c.code === currencies.current ? html`<li><span aria-current="true">${name(c.code)}</span></li>` : html`<li><a href="${c.href}">${name(c.code)}</a></li>`
+  )}</ul></nav>`
+}
 
 /** The HTML document around a page's content; the page's own language in `lang`. */
 export const layout = (locale: LocaleCode, t: Translate, title: string, content: Html, head: PageHead = {}): string =>
@@ -80,4 +90,8 @@ export const layout = (locale: LocaleCode, t: Translate, title: string, content:
 <body><a class="skip" href="#content">${t("skip_to_content")}</a><header><a href="/search?locale=${locale}">${t("site_name")}</a><nav aria-label="${t("site_navigation")}"><ul><li><a href="/search?locale=${locale}">${t(
     "search_title"
   )}</a></li><li><a href="/developers?locale=${locale}">${t("developers_title")}</a></li></ul></nav></header>
-<main id="content" tabindex="-1">${content}</main>${head.inLocale !== undefined ? languages(locale, t, head.inLocale) : ""}</body></html>`.text
+<main id="content" tabindex="-1">${content}</main>${
+    head.inLocale !== undefined || head.currencies !== undefined
+      ? html`<footer>${head.currencies !== undefined ? currencyList(locale, t, head.currencies) : ""}${head.inLocale !== undefined ? languages(locale, t, head.inLocale) : ""}</footer>`
+      : ""
+  }</body></html>`.text

@@ -24,10 +24,23 @@ export const tripHref = (permanentId: string, params: SearchParams): string => {
   return `/trip/${encodeURIComponent(permanentId)}?${q.toString()}`
 }
 
-const input = (params: SearchParams, name: string, label: string, attrs: { type?: string; min?: number; max?: number; hint?: string } = {}) =>
+const input = (
+  params: SearchParams,
+  name: string,
+  label: string,
+  attrs: { type?: string; min?: number | string; max?: number; hint?: string; invalid?: ReadonlySet<string> | undefined } = {}
+) =>
   html`<label>${label}<input name="${name}" type="${attrs.type ?? "text"}" value="${name === "db" ? params.get(name)?.slice(0, 10) : params.get(name)}"${
     attrs.min !== undefined ? html` min="${attrs.min}"` : ""
-  }${attrs.max !== undefined ? html` max="${attrs.max}"` : ""}${attrs.hint !== undefined ? html` placeholder="${attrs.hint}"` : ""}></label>`
+  }${attrs.max !== undefined ? html` max="${attrs.max}"` : ""}${attrs.hint !== undefined ? html` placeholder="${attrs.hint}"` : ""}${
+    attrs.invalid?.has(name) === true ? html` aria-invalid="true"` : ""
+  }></label>`
+
+/**
+ * The earliest day that is today somewhere the service's travellers are (UTC-12 aside): a search
+ * before it can only be in the past, wherever the traveller is.
+ */
+export const earliestToday = (now: number = Date.now()): string => new Date(now - 12 * 3_600_000).toISOString().slice(0, 10)
 
 /**
  * A place field: a town's name. The site's script turns it into a combobox that suggests towns
@@ -55,15 +68,16 @@ const CARRIED = ["locale", "cur", "de", "limit", "radius", "radius_from", "radiu
 // The form's fields beyond places, date and seats: folded on a first visit, open once one is set.
 const MORE = ["fc", "tc", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
 
-export const searchForm = (params: SearchParams, locale: LocaleCode, t: Translate): Html =>
+/** The search form; `invalid`: the fields a refusal named (marked `aria-invalid`). */
+export const searchForm = (params: SearchParams, locale: LocaleCode, t: Translate, invalid?: ReadonlySet<string>): Html =>
   html`<form method="get" action="/search" role="search">
 ${CARRIED.filter((n) => params.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${params.get(n)}">`)}
 ${placeInput(params, "fn", t("from"), locale, t)}${placeInput(params, "tn", t("to"), locale, t)}
-${input(params, "db", t("date"), { type: "date" })}${input(params, "seats", t("seats"), { type: "number", min: 1, max: 8 })}
+${input(params, "db", t("date"), { type: "date", min: earliestToday(), invalid })}${input(params, "seats", t("seats"), { type: "number", min: 1, max: 8, invalid })}
 <details class="more"${MORE.some((n) => params.has(n)) ? html` open` : ""}><summary>${t("more_criteria")}</summary><div class="fields">
-${input(params, "fc", t("from_coordinates"), { hint: "48.8566|2.3522" })}${input(params, "tc", t("to_coordinates"), { hint: "45.764|4.8357" })}
-${input(params, "hb", t("hour_from"), { type: "number", min: 0, max: 23 })}${input(params, "he", t("hour_to"), { type: "number", min: 1, max: 24 })}
-${input(params, "pmin", t("price_min"), { type: "number", min: 0 })}${input(params, "pmax", t("price_max"), { type: "number", min: 0 })}
+${input(params, "fc", t("from_coordinates"), { hint: "48.8566|2.3522", invalid })}${input(params, "tc", t("to_coordinates"), { hint: "45.764|4.8357", invalid })}
+${input(params, "hb", t("hour_from"), { type: "number", min: 0, max: 23, invalid })}${input(params, "he", t("hour_to"), { type: "number", min: 1, max: 24, invalid })}
+${input(params, "pmin", t("price_min"), { type: "number", min: 0, invalid })}${input(params, "pmax", t("price_max"), { type: "number", min: 1, invalid })}
 ${select(params, "sort", t("sort"), [["", t("any")], ["trip_date", t("sort_trip_date")], ["trip_price", t("sort_trip_price")]])}
 ${select(params, "order", t("order"), [["asc", t("order_asc")], ["desc", t("order_desc")]])}
 ${checkbox(params, "photo", t("photo"))}${checkbox(params, "aa", t("auto_approval"))}</div></details>
@@ -81,11 +95,8 @@ const facetChanges = (name: string, value: number): Record<string, string | unde
       return { db: facetDate(value), de: facetDate(value) }
     case "hour":
       return { hb: String(value), he: String(value + 1) }
-    case "price":
-      // The facet counts prices by their whole units: `value` stands for [value, value + 1).
-      return { pmin: String(value), pmax: String(value + 1) }
     case "photo":
-      return { photo: value === 1 ? "1" : undefined }
+      return { photo: "1" }
     case "experience":
       return { experience: String(value) }
     case "car_comfort":
@@ -114,31 +125,106 @@ const facetLabel = (name: string, value: number, locale: LocaleCode, t: Translat
     : name === "hour"
       ? `${String(value).padStart(2, "0")}:00`
       : name === "photo"
-        ? t(value === 1 ? "yes" : "no")
+        ? t("with_photo")
         : name === "experience"
           ? t(`experience_${value}` as MessageKey)
           : name === "car_comfort"
             ? t("comfort_stars", { stars: value })
             : String(value)
 
+/** A price range the API can select exactly: `pmin=min&pmax=max`, both inclusive. */
+export interface PriceRange {
+  readonly min: number
+  readonly max: number
+  /** The rides it selects, when the facet tells it exactly (none: it does not). */
+  readonly count?: number | undefined
+}
+
+/**
+ * Price ranges over the price facet's whole units, about `parts` of them with as many rides each.
+ * The API's price filter is inclusive at both ends, so no range can select one whole unit alone
+ * (27 to 28 takes the rides at 28.00 too). A range is cut where the next whole unit has no ride,
+ * so that its count is the facet's sum exactly; where the prices leave no such gap, the ranges
+ * share their ends and their counts are not shown, since the facet cannot tell them.
+ */
+export const priceRanges = (items: ReadonlyArray<{ readonly value: number; readonly count: number }>, parts = 5): ReadonlyArray<PriceRange> => {
+  const floors = items.filter((i) => i.count > 0).sort((a, b) => a.value - b.value)
+  const total = floors.reduce((n, i) => n + i.count, 0)
+  const cut = (gapsOnly: boolean): Array<PriceRange> => {
+    const out: Array<PriceRange> = []
+    let start = 0
+    let count = 0
+    floors.forEach((item, k) => {
+      count += item.count
+      const next = floors[k + 1]
+      const gap = next === undefined || next.value > item.value + 1
+      if (next === undefined || (count >= total / parts && (gap || !gapsOnly))) {
+        out.push({ min: floors[start]!.value, max: item.value + 1, count: gap ? count : undefined })
+        start = k + 1
+        count = 0
+      }
+    })
+    return out
+  }
+  const exact = cut(true)
+  return exact.length >= 2 || floors.length < 2 ? exact : cut(false)
+}
+
+/** A price range in the locale's way with the search's currency: `27–28 €`, `£27 – £28`. */
+export const formatPriceRange = (min: number, max: number, currency: string | undefined, locale: LocaleCode): string => {
+  const tag = LOCALE_TABLE[locale].bcp47
+  if (currency === undefined) return new Intl.NumberFormat(tag).formatRange(min, max)
+  return new Intl.NumberFormat(tag, { style: "currency", currency, minimumFractionDigits: 0, maximumFractionDigits: 0 }).formatRange(min, max)
+}
+
+const countOf = (n: number, locale: LocaleCode): string => new Intl.NumberFormat(LOCALE_TABLE[locale].bcp47).format(n)
+
+/**
+ * The price facet: ranges that map exactly onto `pmin`/`pmax`; the range that is on first, with
+ * the number of rides the API found for it, as a link that removes it.
+ */
+const priceItems = (facet: Json, params: SearchParams, total: number, locale: LocaleCode): ReadonlyArray<Html> => {
+  const cur = params.get("cur")
+  const pmin = Number(params.get("pmin"))
+  const pmax = Number(params.get("pmax"))
+  const on = params.has("pmin") && params.has("pmax") && Number.isSafeInteger(pmin) && Number.isSafeInteger(pmax)
+  const ranges = priceRanges(facet.items as ReadonlyArray<{ value: number; count: number }>)
+  if (!on && ranges.length < 2) return []
+  const item = (range: PriceRange, selected: boolean) => {
+    const label = `${formatPriceRange(range.min, range.max, cur, locale)}${range.count !== undefined ? ` (${countOf(range.count, locale)})` : ""}`
+    const href = searchHref(params, selected ? { pmin: undefined, pmax: undefined, page: undefined } : { pmin: String(range.min), pmax: String(range.max), page: undefined })
+    return html`<li${selected ? html` class="selected"` : ""}><a href="${href}" aria-pressed="${selected ? "true" : "false"}" role="button">${label}</a></li>`
+  }
+  return [
+    ...(on ? [item({ min: pmin, max: pmax, count: total }, true)] : []),
+    ...ranges.filter((r) => !on || r.min !== pmin || r.max !== pmax).map((r) => item(r, false))
+  ]
+}
+
 /**
  * The facets: an item not selected is a link that applies its filter, a selected one a link that
  * removes it (`aria-pressed` tells which).
  */
-const facets = (list: ReadonlyArray<Json>, params: SearchParams, locale: LocaleCode, t: Translate): Html =>
+const facets = (list: ReadonlyArray<Json>, params: SearchParams, total: number, locale: LocaleCode, t: Translate): Html =>
   html`<section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
     const name = String(facet.name)
-    const items = (facet.items as ReadonlyArray<Json>).filter((item) => item.count > 0 || item.is_selected)
-    if (items.length === 0) return html``
     const title = t(`facet_${name}` as MessageKey)
+    if (name === "price") {
+      const prices = priceItems(facet, params, total, locale)
+      return prices.length === 0 ? html`` : html`<div class="facet" data-facet="price"><h3>${title}</h3><ul>${prices}</ul></div>`
+    }
+    // The API's photo=0 is no filter: only "with a photo" is a choice; the others are counted.
+    const without = name === "photo" ? Number((facet.items as ReadonlyArray<Json>).find((item) => Number(item.value) === 0)?.count ?? 0) : 0
+    const items = (facet.items as ReadonlyArray<Json>).filter((item) => (item.count > 0 || item.is_selected) && (name !== "photo" || Number(item.value) === 1))
+    if (items.length === 0) return html``
     const list = html`<ul>${items.map((item) => {
-      const label = `${facetLabel(name, Number(item.value), locale, t)} (${new Intl.NumberFormat(LOCALE_TABLE[locale].bcp47).format(Number(item.count))})`
+      const label = `${facetLabel(name, Number(item.value), locale, t)} (${countOf(Number(item.count), locale)})`
       const changes = facetChanges(name, Number(item.value))
       const selected = item.is_selected === true
       if (changes === undefined) return html`<li>${label}</li>`
       const href = searchHref(params, { ...(selected ? removing(FACET_PARAMS[name] ?? []) : changes), page: undefined })
       return html`<li${selected ? html` class="selected"` : ""}><a href="${href}" aria-pressed="${selected ? "true" : "false"}" role="button">${label}</a></li>`
-    })}</ul>`
+    })}${without > 0 ? html`<li class="count">${t("without_photo_count", { count: without })}</li>` : ""}</ul>`
     // A facet of many values (dates, hours, prices) is folded unless one of them is selected.
     return items.length > FOLDED_FACET && !items.some((item) => item.is_selected === true)
       ? html`<details class="facet" data-facet="${name}"><summary><h3>${title}</h3></summary>${list}</details>`
@@ -169,7 +255,8 @@ export const activeFilters = (params: SearchParams, locale: LocaleCode, t: Trans
     add("date", "facet_date", [...new Set(days)].join(" – "), ["db", "de"])
   }
   if (get("hb") !== undefined || get("he") !== undefined) add("hour", "facet_hour", `${get("hb") ?? "0"}:00 – ${get("he") ?? "24"}:00`, ["hb", "he"])
-  if (get("pmin") !== undefined || get("pmax") !== undefined) add("price", "facet_price", `${get("pmin") ?? "…"} – ${get("pmax") ?? "…"}`, ["pmin", "pmax"])
+  if (get("pmin") !== undefined && get("pmax") !== undefined)
+    add("price", "facet_price", formatPriceRange(Number(get("pmin")), Number(get("pmax")), get("cur"), locale), ["pmin", "pmax"])
   if (get("photo") === "1" || get("photo") === "true") add("photo", "facet_photo", t("yes"), ["photo"])
   if (get("aa") === "1" || get("aa") === "true") add("aa", "auto_approval", t("yes"), ["aa"])
   const experience = get("experience")
@@ -251,7 +338,8 @@ const tripItem = (trip: Json, params: SearchParams, locale: LocaleCode, t: Trans
 const pager = (p: Json, params: SearchParams, t: Translate): Html => {
   const page = Number(p.page)
   const pages = Number(p.pages)
-  if (pages <= 1) return html``
+  // A page past the last is said in the list's place, with a link to the last one.
+  if (pages <= 1 || page > pages) return html``
   const numbers = [...new Set([1, page - 2, page - 1, page, page + 1, page + 2, pages])].filter((n) => n >= 1 && n <= pages).sort((a, b) => a - b)
   return html`<nav class="pages" aria-label="${t("pages")}"><p>${t("page_of", { page, pages })}</p>${
     page > 1 ? html`<a rel="prev" href="${searchHref(params, { page: String(page - 1) })}">${t("previous")}</a>` : ""
@@ -279,6 +367,27 @@ export interface SearchExtras {
   readonly map?: Html | undefined
   /** What the rides matched along the driver's road are said against. */
   readonly along?: AlongTheRoad | undefined
+  /** The searched places as the page names them (the resolved towns in its language); what was typed otherwise. */
+  readonly heading?: { readonly from?: string | undefined; readonly to?: string | undefined } | undefined
+  /** The form was sent (a field of it is in the address), not the home page opened. */
+  readonly submitted?: boolean | undefined
+}
+
+/** What a search of no ride may be missing: a day that is past. */
+const pastDay = (params: SearchParams): string | undefined => {
+  const last = params.get("de") ?? params.get("db")
+  return last !== undefined && /^\d{4}-\d{2}-\d{2}/.test(last) && last.slice(0, 10) < earliestToday() ? last.slice(0, 10) : undefined
+}
+
+/** Why the list is empty, in words, with a way on where there is one. */
+const noRides = (body: Json, params: SearchParams, locale: LocaleCode, t: Translate): Html => {
+  const page = Number(body.pager.page)
+  const pages = Number(body.pager.pages)
+  if (Number(body.pager.total) > 0 && page > pages) {
+    return html`<p class="past-last">${t("page_past_last", { page, pages })} <a href="${searchHref(params, { page: pages > 1 ? String(pages) : undefined })}">${t("last_page")}</a></p>`
+  }
+  const past = pastDay(params)
+  return past !== undefined ? html`<p class="date-past">${t("date_past", { date: formatDay(past, locale) })}</p>` : html`<p>${t("no_results")}</p>`
 }
 
 /** The title and content of `/search` over the API's Search response for `params`. */
@@ -289,8 +398,8 @@ export const searchPage = (
   t: Translate,
   extras: SearchExtras = {}
 ): { readonly title: string; readonly content: Html } => {
-  const from = params.get("fn") ?? params.get("fc")
-  const to = params.get("tn") ?? params.get("tc")
+  const from = extras.heading?.from ?? params.get("fn") ?? params.get("fc")
+  const to = extras.heading?.to ?? params.get("tn") ?? params.get("tc")
   const searched = from !== undefined || to !== undefined
   const title = searched ? t("search_results_title", { from: from ?? "…", to: to ?? "…" }) : t("search_title")
   const trips = body.trips as ReadonlyArray<Json>
@@ -298,6 +407,8 @@ export const searchPage = (
   return {
     title,
     content: html`<h1>${title}</h1>${searchForm(params, locale, t)}${extras.notice}${
+      !searched && extras.submitted === true ? html`<section class="notice" role="status"><p class="places-missing">${t("places_missing")}</p></section>` : ""
+    }${
       searched
         ? // The rides come first in the document; a wide screen puts the filters in a column
           // beside them, a phone behind a button above them.
@@ -309,10 +420,10 @@ export const searchPage = (
           }<h2 class="total">${t("results", {
             total: Number(body.pager.total)
           })}</h2>${
-            trips.length === 0 ? html`<p>${t("no_results")}</p>` : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t, extras.along ?? {}))}</ol>`
+            trips.length === 0 ? noRides(body, params, locale, t) : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t, extras.along ?? {}))}</ol>`
           }${pager(body.pager, params, t)}</div><aside class="filters" id="filters" tabindex="-1" aria-labelledby="filters-title"><h2 id="filters-title">${t(
             "filters"
-          )}</h2>${facets(body.facets, params, locale, t)}</aside></div>`
+          )}</h2>${facets(body.facets, params, Number(body.pager.total), locale, t)}</aside></div>`
         : ""
     }`
   }

@@ -21,8 +21,8 @@ const branchText = (elements: ReadonlyArray<MessageFormatElement>, count: string
 const COUNTED = (Object.keys(en) as Array<MessageKey>).filter((key) => pluralsOf(parse(en[key])).length > 0)
 
 describe("plurals in every locale", () => {
-  it("counts rides, seats, stars and filters", () => {
-    expect(COUNTED.sort()).toEqual(["comfort_stars", "filters_on", "results", "seats_left"])
+  it("counts rides, seats, stars, filters, pages and drivers", () => {
+    expect(COUNTED.sort()).toEqual(["comfort_stars", "filters_on", "page_past_last", "results", "seats_left", "without_photo_count"])
   })
 
   for (const locale of LOCALES) {
@@ -39,7 +39,7 @@ describe("plurals in every locale", () => {
           const needed = new Set([...Array(200).keys()].map((n) => rules.select(n)))
           for (const category of needed) expect(Object.keys(plural.options), `${locale} ${key} lacks ${category}`).toContain(category)
           for (const n of COUNTS) {
-            const vars = Object.fromEntries(plurals.map((p) => [p.value, n]).concat([["left", n], ["seats", n], ["total", n], ["stars", n], ["count", n]]))
+            const vars = Object.fromEntries(plurals.map((p) => [p.value, n]).concat([["left", n], ["seats", n], ["total", n], ["stars", n], ["count", n], ["pages", n], ["page", n]]))
             const out = t(key, vars)
             const formatted = new Intl.NumberFormat(tag).format(n)
             const branch = plural.options[`=${n}`] ?? plural.options[rules.select(n)] ?? plural.options.other!
@@ -91,6 +91,18 @@ describe("plurals in every locale", () => {
     ["hu_HU", "results", { total: 5 }, "5 fuvar"],
     ["tr_TR", "results", { total: 5 }, "5 yolculuk"],
     ["en_GB", "results", { total: 1234 }, "1,234 rides"],
+    ["en_GB", "page_past_last", { page: 999, pages: 1 }, "Page 999 is past the end: the results fill 1 page."],
+    ["de_DE", "page_past_last", { page: 999, pages: 30 }, "Seite 999 liegt hinter dem Ende: Die Ergebnisse füllen 30 Seiten."],
+    ["cs_CZ", "page_past_last", { page: 9, pages: 3 }, "Stránka 9 je až za koncem: výsledky mají 3 stránky."],
+    ["cs_CZ", "without_photo_count", { count: 5 }, "5 řidičů bez fotky"],
+    ["pl_PL", "page_past_last", { page: 30, pages: 22 }, "Strona 30 jest poza końcem: wyniki mieszczą się na 22 stronach."],
+    ["ru_RU", "without_photo_count", { count: 21 }, "21 водитель без фото"],
+    ["ru_RU", "without_photo_count", { count: 3 }, "3 водителя без фото"],
+    ["uk_UA", "page_past_last", { page: 9, pages: 5 }, "Сторінка 9 поза межами результатів: їх 5 сторінок."],
+    ["ro_RO", "without_photo_count", { count: 21 }, "21 de șoferi fără fotografie"],
+    ["hr_HR", "page_past_last", { page: 9, pages: 3 }, "Stranica 9 je iza kraja: rezultati imaju 3 stranice."],
+    ["fr_FR", "without_photo_count", { count: 268 }, "268 conducteurs sans photo"],
+    ["pt_BR", "without_photo_count", { count: 0 }, "0 motorista sem foto"],
     ["de_DE", "results", { total: 1234 }, "1.234 Fahrten"]
   ]
   it("writes the forms a reader expects", () => {

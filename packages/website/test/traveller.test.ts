@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { translatorOf } from "../src/messages/catalogue.js"
 import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
 import { placeNotice, readPlaces } from "../src/placeReading.js"
-import { alongTheRoad } from "../src/searchPage.js"
+import { alongTheRoad, formatPriceRange, priceRanges } from "../src/searchPage.js"
 import { OSM_TILES, passengerEnds, roadOf, tripMapData } from "../src/tripMapData.js"
 import { tripIdOf, websiteFiltered } from "../src/websiteFilters.js"
 
@@ -265,5 +265,38 @@ describe("a ride matched along the driver's road", () => {
     const detail = ride("t1_m5_m9", "CORRIDORING", mp)
     expect(passengerEnds(detail, along.meetingPointName)).toEqual({ pickup: "Mâcon · Gare de Mâcon-Ville", dropoff: "Villefranche-sur-Saône · Aire de Lyon-Nord" })
     expect(passengerEnds(ride("t1_1_2", "PLANNED"))).toEqual({ pickup: "Mâcon", dropoff: "Villefranche-sur-Saône" })
+  })
+})
+
+describe("the price facet's ranges", () => {
+  it("maps each range onto pmin/pmax, cut where the next whole unit has no ride so that the facet's count is exact", () => {
+    const rnd = random(5)
+    for (let run = 0; run < 300; run++) {
+      // Prices in cents, a third of them whole (the API's 28.00 is in both 27 to 28 and 28 to 29).
+      const prices = Array.from({ length: Math.floor(rnd() * 60) }, () => {
+        const cents = Math.floor(rnd() * (rnd() < 0.5 ? 3000 : 40000))
+        return (rnd() < 0.3 ? cents - (cents % 100) : cents) / 100
+      })
+      const floors = new Map<number, number>()
+      for (const p of prices) floors.set(Math.floor(p), (floors.get(Math.floor(p)) ?? 0) + 1)
+      const items = [...floors].map(([value, count]) => ({ value, count }))
+      const ranges = priceRanges(items)
+      for (const r of ranges) {
+        expect(Number.isInteger(r.min) && Number.isInteger(r.max) && r.min < r.max).toBe(true)
+        // What the API would select with pmin=min&pmax=max (inclusive); a count, when given, is that.
+        if (r.count !== undefined) expect(r.count).toBe(prices.filter((p) => p >= r.min && p <= r.max).length)
+      }
+      // Every ride's price lies in a range.
+      for (const p of prices) expect(ranges.some((r) => p >= r.min && p <= r.max)).toBe(true)
+    }
+    // Whole prices side by side: 27 and 28 cannot be told apart; the range says 27 to 28, no count.
+    expect(priceRanges([{ value: 27, count: 27 }, { value: 28, count: 3 }])).toEqual([{ min: 27, max: 28, count: undefined }, { min: 28, max: 29, count: 3 }])
+    expect(priceRanges([{ value: 12, count: 4 }, { value: 30, count: 2 }])).toEqual([{ min: 12, max: 13, count: 4 }, { min: 30, max: 31, count: 2 }])
+  })
+
+  it("writes a range in the locale's way with the search's currency", () => {
+    expect(formatPriceRange(27, 28, "EUR", "fr_FR").replace(/\s/g, " ")).toBe("27–28 €")
+    expect(formatPriceRange(27, 28, "GBP", "en_GB")).toBe("£27 – £28")
+    expect(formatPriceRange(1000, 2000, "CZK", "cs_CZ").replace(/\s/g, " ")).toBe("1 000–2 000 Kč")
   })
 })

@@ -98,5 +98,16 @@ export const cs: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Služba je přetížená: zkuste to za chvíli znovu.",
   suggestions: "Návrhy",
   picked_up_along: "Nástup: {place}, {distance} od místa {town}",
-  dropped_off_along: "Výstup: {place}, {distance} od místa {town}"
+  dropped_off_along: "Výstup: {place}, {distance} od místa {town}",
+  with_photo: "Řidič s fotkou",
+  without_photo_count: "{count, plural, one {# řidič bez fotky} few {# řidiči bez fotky} many {# řidiče bez fotky} other {# řidičů bez fotky}}",
+  field_greater: "„{field}“ musí být větší než „{other}“.",
+  field_needs: "„{field}“ je nutné vyplnit, když je vyplněno „{other}“.",
+  field_range: "„{field}“ musí být celé číslo od {min} do {max}.",
+  field_invalid: "„{field}“ nelze přečíst: zkontrolujte, co jste napsali.",
+  date_past: "{date} už je minulost: zvolte dnešek nebo pozdější den.",
+  page_past_last: "Stránka {page} je až za koncem: výsledky mají {pages, plural, one {# stránku} few {# stránky} many {# stránky} other {# stránek}}.",
+  last_page: "Na poslední stránku",
+  places_missing: "Zadejte, odkud jedete, kam jedete, nebo obojí.",
+  currency: "Měna"
 }

@@ -97,5 +97,16 @@ export const de: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Der Dienst ist ausgelastet: Versuchen Sie es gleich noch einmal.",
   suggestions: "Vorschläge",
   picked_up_along: "Zustieg an {place}, {distance} von {town} entfernt",
-  dropped_off_along: "Ausstieg an {place}, {distance} von {town} entfernt"
+  dropped_off_along: "Ausstieg an {place}, {distance} von {town} entfernt",
+  with_photo: "Fahrer mit Foto",
+  without_photo_count: "{count, plural, one {# Fahrer ohne Foto} other {# Fahrer ohne Foto}}",
+  field_greater: "„{field}“ muss größer sein als „{other}“.",
+  field_needs: "„{field}“ ist nötig, wenn „{other}“ ausgefüllt ist.",
+  field_range: "„{field}“ muss eine ganze Zahl von {min} bis {max} sein.",
+  field_invalid: "„{field}“ ist nicht lesbar: Prüfen Sie die Eingabe.",
+  date_past: "Der {date} liegt in der Vergangenheit: Wählen Sie heute oder einen späteren Tag.",
+  page_past_last: "Seite {page} liegt hinter dem Ende: Die Ergebnisse füllen {pages, plural, one {# Seite} other {# Seiten}}.",
+  last_page: "Zur letzten Seite",
+  places_missing: "Geben Sie an, wo Sie losfahren, wohin Sie wollen, oder beides.",
+  currency: "Währung"
 }

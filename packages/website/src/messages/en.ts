@@ -114,7 +114,18 @@ export const en = {
   suggestions: "Suggestions",
   labelled: "{label}: {value}",
   picked_up_along: "Picked up at {place}, {distance} from {town}",
-  dropped_off_along: "Dropped off at {place}, {distance} from {town}"
+  dropped_off_along: "Dropped off at {place}, {distance} from {town}",
+  with_photo: "Driver with a photo",
+  without_photo_count: "{count, plural, one {# driver without a photo} other {# drivers without a photo}}",
+  field_greater: "“{field}” must be greater than “{other}”.",
+  field_needs: "“{field}” is needed when “{other}” is filled in.",
+  field_range: "“{field}” must be a whole number from {min} to {max}.",
+  field_invalid: "“{field}” cannot be read: check what was typed.",
+  date_past: "{date} is past: choose today or a later day.",
+  page_past_last: "Page {page} is past the end: the results fill {pages, plural, one {# page} other {# pages}}.",
+  last_page: "Go to the last page",
+  places_missing: "Enter where you leave from, where you are going, or both.",
+  currency: "Currency"
 } as const
 
 export type MessageKey = keyof typeof en

@@ -97,5 +97,16 @@ export const es: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "El servicio está muy solicitado: vuelva a intentarlo en un momento.",
   suggestions: "Sugerencias",
   picked_up_along: "Recogida en {place}, a {distance} de {town}",
-  dropped_off_along: "Bajada en {place}, a {distance} de {town}"
+  dropped_off_along: "Bajada en {place}, a {distance} de {town}",
+  with_photo: "Conductor con foto",
+  without_photo_count: "{count, plural, one {# conductor sin foto} many {# de conductores sin foto} other {# conductores sin foto}}",
+  field_greater: "«{field}» debe ser mayor que «{other}».",
+  field_needs: "«{field}» es necesario cuando «{other}» está rellenado.",
+  field_range: "«{field}» debe ser un número entero de {min} a {max}.",
+  field_invalid: "«{field}» no se puede leer: revise lo escrito.",
+  date_past: "El {date} ya pasó: elija hoy o un día posterior.",
+  page_past_last: "La página {page} está más allá del final: los resultados ocupan {pages, plural, one {# página} many {# de páginas} other {# páginas}}.",
+  last_page: "Ir a la última página",
+  places_missing: "Indique de dónde sale, adónde va, o ambos.",
+  currency: "Moneda"
 }

@@ -98,5 +98,16 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   suggestions: "Suggestions",
   labelled: "{label} : {value}",
   picked_up_along: "Prise en charge : {place} ({town} à {distance})",
-  dropped_off_along: "Dépose : {place} ({town} à {distance})"
+  dropped_off_along: "Dépose : {place} ({town} à {distance})",
+  with_photo: "Conducteur avec photo",
+  without_photo_count: "{count, plural, one {# conducteur sans photo} many {# de conducteurs sans photo} other {# conducteurs sans photo}}",
+  field_greater: "« {field} » doit être supérieur à « {other} ».",
+  field_needs: "« {field} » est nécessaire quand « {other} » est rempli.",
+  field_range: "« {field} » doit être un nombre entier de {min} à {max}.",
+  field_invalid: "« {field} » est illisible : vérifiez la saisie.",
+  date_past: "Le {date} est passé : choisissez aujourd’hui ou un jour suivant.",
+  page_past_last: "La page {page} est au-delà de la fin : les résultats tiennent sur {pages, plural, one {# page} many {# de pages} other {# pages}}.",
+  last_page: "Aller à la dernière page",
+  places_missing: "Indiquez d’où vous partez, où vous allez, ou les deux.",
+  currency: "Devise"
 }

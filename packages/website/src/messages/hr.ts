@@ -98,5 +98,16 @@ export const hr: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Usluga je preopterećena: pokušajte ponovno za trenutak.",
   suggestions: "Prijedlozi",
   picked_up_along: "Ukrcaj: {place}, {distance} od mjesta {town}",
-  dropped_off_along: "Iskrcaj: {place}, {distance} od mjesta {town}"
+  dropped_off_along: "Iskrcaj: {place}, {distance} od mjesta {town}",
+  with_photo: "Vozač s fotografijom",
+  without_photo_count: "{count, plural, one {# vozač bez fotografije} few {# vozača bez fotografije} other {# vozača bez fotografije}}",
+  field_greater: "„{field}” mora biti veće od „{other}”.",
+  field_needs: "„{field}” treba ispuniti kad je ispunjeno „{other}”.",
+  field_range: "„{field}” mora biti cijeli broj od {min} do {max}.",
+  field_invalid: "„{field}” nije moguće pročitati: provjerite upisano.",
+  date_past: "{date} je prošlost: odaberite danas ili kasniji dan.",
+  page_past_last: "Stranica {page} je iza kraja: rezultati imaju {pages, plural, one {# stranicu} few {# stranice} other {# stranica}}.",
+  last_page: "Na posljednju stranicu",
+  places_missing: "Upišite odakle polazite, kamo idete ili oboje.",
+  currency: "Valuta"
 }

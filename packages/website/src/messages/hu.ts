@@ -98,5 +98,16 @@ export const hu: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "A szolgáltatás túlterhelt: próbálja újra egy pillanat múlva.",
   suggestions: "Javaslatok",
   picked_up_along: "Felszállás: {place} ({town}, {distance} távolságra)",
-  dropped_off_along: "Leszállás: {place} ({town}, {distance} távolságra)"
+  dropped_off_along: "Leszállás: {place} ({town}, {distance} távolságra)",
+  with_photo: "Fényképes sofőr",
+  without_photo_count: "{count, plural, one {# sofőr fénykép nélkül} other {# sofőr fénykép nélkül}}",
+  field_greater: "A(z) „{field}” mező értéke legyen nagyobb, mint a(z) „{other}” mezőé.",
+  field_needs: "A(z) „{field}” mezőt ki kell tölteni, ha a(z) „{other}” ki van töltve.",
+  field_range: "A(z) „{field}” mező értéke {min} és {max} közötti egész szám legyen.",
+  field_invalid: "A(z) „{field}” mező nem olvasható: ellenőrizze, mit írt be.",
+  date_past: "{date} már elmúlt: válassza a mai vagy egy későbbi napot.",
+  page_past_last: "A(z) {page}. oldal a találatok végén túl van: a találatok {pages, plural, one {# oldalt} other {# oldalt}} töltenek meg.",
+  last_page: "Ugrás az utolsó oldalra",
+  places_missing: "Adja meg, honnan indul, hová megy, vagy mindkettőt.",
+  currency: "Pénznem"
 }

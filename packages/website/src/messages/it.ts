@@ -97,5 +97,16 @@ export const it: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Il servizio è molto richiesto: riprova tra un momento.",
   suggestions: "Suggerimenti",
   picked_up_along: "Salita a {place}, a {distance} da {town}",
-  dropped_off_along: "Discesa a {place}, a {distance} da {town}"
+  dropped_off_along: "Discesa a {place}, a {distance} da {town}",
+  with_photo: "Conducente con foto",
+  without_photo_count: "{count, plural, one {# conducente senza foto} many {# di conducenti senza foto} other {# conducenti senza foto}}",
+  field_greater: "«{field}» deve essere maggiore di «{other}».",
+  field_needs: "«{field}» è necessario quando «{other}» è compilato.",
+  field_range: "«{field}» deve essere un numero intero da {min} a {max}.",
+  field_invalid: "«{field}» non è leggibile: controlla quanto scritto.",
+  date_past: "Il {date} è passato: scegli oggi o un giorno successivo.",
+  page_past_last: "La pagina {page} è oltre la fine: i risultati occupano {pages, plural, one {# pagina} many {# di pagine} other {# pagine}}.",
+  last_page: "Vai all’ultima pagina",
+  places_missing: "Indica da dove parti, dove vai, o entrambi.",
+  currency: "Valuta"
 }

@@ -97,5 +97,16 @@ export const nl: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "De dienst is druk: probeer het zo opnieuw.",
   suggestions: "Suggesties",
   picked_up_along: "Ophalen bij {place}, {distance} van {town}",
-  dropped_off_along: "Afzetten bij {place}, {distance} van {town}"
+  dropped_off_along: "Afzetten bij {place}, {distance} van {town}",
+  with_photo: "Bestuurder met foto",
+  without_photo_count: "{count, plural, one {# bestuurder zonder foto} other {# bestuurders zonder foto}}",
+  field_greater: "‘{field}’ moet groter zijn dan ‘{other}’.",
+  field_needs: "‘{field}’ is nodig als ‘{other}’ is ingevuld.",
+  field_range: "‘{field}’ moet een geheel getal van {min} tot {max} zijn.",
+  field_invalid: "‘{field}’ is niet leesbaar: controleer wat u hebt getypt.",
+  date_past: "{date} is al voorbij: kies vandaag of een latere dag.",
+  page_past_last: "Pagina {page} ligt voorbij het einde: de resultaten beslaan {pages, plural, one {# pagina} other {# pagina’s}}.",
+  last_page: "Naar de laatste pagina",
+  places_missing: "Vul in waar u vertrekt, waar u heen gaat, of allebei.",
+  currency: "Valuta"
 }

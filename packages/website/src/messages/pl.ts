@@ -98,5 +98,16 @@ export const pl: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Usługa jest przeciążona: spróbuj ponownie za chwilę.",
   suggestions: "Podpowiedzi",
   picked_up_along: "Odbiór: {place}, {distance} od miejscowości {town}",
-  dropped_off_along: "Wysiadka: {place}, {distance} od miejscowości {town}"
+  dropped_off_along: "Wysiadka: {place}, {distance} od miejscowości {town}",
+  with_photo: "Kierowca ze zdjęciem",
+  without_photo_count: "{count, plural, one {# kierowca bez zdjęcia} few {# kierowców bez zdjęcia} many {# kierowców bez zdjęcia} other {# kierowcy bez zdjęcia}}",
+  field_greater: "„{field}” musi być większe niż „{other}”.",
+  field_needs: "„{field}” trzeba wypełnić, gdy wypełniono „{other}”.",
+  field_range: "„{field}” musi być liczbą całkowitą od {min} do {max}.",
+  field_invalid: "Nie można odczytać pola „{field}”: sprawdź, co wpisano.",
+  date_past: "{date} to data z przeszłości: wybierz dzisiaj lub późniejszy dzień.",
+  page_past_last: "Strona {page} jest poza końcem: wyniki mieszczą się na {pages, plural, one {# stronie} few {# stronach} many {# stronach} other {# strony}}.",
+  last_page: "Przejdź do ostatniej strony",
+  places_missing: "Podaj, skąd wyjeżdżasz, dokąd jedziesz, albo oba miejsca.",
+  currency: "Waluta"
 }

@@ -98,5 +98,16 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "O serviço está sobrecarregado: tente de novo dentro de momentos.",
   suggestions: "Sugestões",
   picked_up_along: "Embarque em {place}, a {distance} de {town}",
-  dropped_off_along: "Desembarque em {place}, a {distance} de {town}"
+  dropped_off_along: "Desembarque em {place}, a {distance} de {town}",
+  with_photo: "Motorista com foto",
+  without_photo_count: "{count, plural, one {# motorista sem foto} many {# de motoristas sem foto} other {# motoristas sem foto}}",
+  field_greater: "“{field}” deve ser maior do que “{other}”.",
+  field_needs: "“{field}” é necessário quando “{other}” está preenchido.",
+  field_range: "“{field}” deve ser um número inteiro de {min} a {max}.",
+  field_invalid: "“{field}” não pode ser lido: verifique o que escreveu.",
+  date_past: "{date} já passou: escolha hoje ou um dia posterior.",
+  page_past_last: "A página {page} fica além do fim: os resultados ocupam {pages, plural, one {# página} many {# de páginas} other {# páginas}}.",
+  last_page: "Ir para a última página",
+  places_missing: "Indique de onde parte, para onde vai, ou ambos.",
+  currency: "Moeda"
 }

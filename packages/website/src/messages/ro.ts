@@ -98,5 +98,16 @@ export const ro: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Serviciul este aglomerat: încercați din nou peste câteva clipe.",
   suggestions: "Sugestii",
   picked_up_along: "Preluare la {place}, la {distance} de {town}",
-  dropped_off_along: "Coborâre la {place}, la {distance} de {town}"
+  dropped_off_along: "Coborâre la {place}, la {distance} de {town}",
+  with_photo: "Șofer cu fotografie",
+  without_photo_count: "{count, plural, one {# șofer fără fotografie} few {# șoferi fără fotografie} other {# de șoferi fără fotografie}}",
+  field_greater: "„{field}” trebuie să fie mai mare decât „{other}”.",
+  field_needs: "„{field}” este necesar când „{other}” este completat.",
+  field_range: "„{field}” trebuie să fie un număr întreg de la {min} la {max}.",
+  field_invalid: "„{field}” nu poate fi citit: verificați ce ați scris.",
+  date_past: "{date} a trecut: alegeți ziua de azi sau o zi ulterioară.",
+  page_past_last: "Pagina {page} este după sfârșit: rezultatele ocupă {pages, plural, one {# pagină} few {# pagini} other {# de pagini}}.",
+  last_page: "Mergeți la ultima pagină",
+  places_missing: "Indicați de unde plecați, unde mergeți sau ambele.",
+  currency: "Monedă"
 }

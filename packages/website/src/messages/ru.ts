@@ -98,5 +98,16 @@ export const ru: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Сервис перегружен: попробуйте через минуту.",
   suggestions: "Подсказки",
   picked_up_along: "Посадка: {place}, {distance} от населённого пункта {town}",
-  dropped_off_along: "Высадка: {place}, {distance} от населённого пункта {town}"
+  dropped_off_along: "Высадка: {place}, {distance} от населённого пункта {town}",
+  with_photo: "Водитель с фото",
+  without_photo_count: "{count, plural, one {# водитель без фото} few {# водителя без фото} many {# водителей без фото} other {# водителя без фото}}",
+  field_greater: "«{field}» должно быть больше, чем «{other}».",
+  field_needs: "«{field}» нужно заполнить, если заполнено «{other}».",
+  field_range: "«{field}»: нужно целое число от {min} до {max}.",
+  field_invalid: "«{field}»: значение не удалось прочитать, проверьте, что введено.",
+  date_past: "{date} уже в прошлом: выберите сегодня или более поздний день.",
+  page_past_last: "Страница {page} за пределами результатов: их {pages, plural, one {# страница} few {# страницы} many {# страниц} other {# страницы}}.",
+  last_page: "На последнюю страницу",
+  places_missing: "Укажите, откуда вы едете, куда, или и то и другое.",
+  currency: "Валюта"
 }

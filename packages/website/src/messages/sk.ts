@@ -98,5 +98,16 @@ export const sk: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Služba je preťažená: skúste to o chvíľu znova.",
   suggestions: "Návrhy",
   picked_up_along: "Nástup: {place}, {distance} od miesta {town}",
-  dropped_off_along: "Výstup: {place}, {distance} od miesta {town}"
+  dropped_off_along: "Výstup: {place}, {distance} od miesta {town}",
+  with_photo: "Vodič s fotkou",
+  without_photo_count: "{count, plural, one {# vodič bez fotky} few {# vodiči bez fotky} many {# vodiča bez fotky} other {# vodičov bez fotky}}",
+  field_greater: "„{field}“ musí byť väčšie ako „{other}“.",
+  field_needs: "„{field}“ treba vyplniť, keď je vyplnené „{other}“.",
+  field_range: "„{field}“ musí byť celé číslo od {min} do {max}.",
+  field_invalid: "„{field}“ sa nedá prečítať: skontrolujte, čo ste napísali.",
+  date_past: "{date} je už minulosť: zvoľte dnešok alebo neskorší deň.",
+  page_past_last: "Strana {page} je až za koncom: výsledky majú {pages, plural, one {# stranu} few {# strany} many {# strany} other {# strán}}.",
+  last_page: "Na poslednú stranu",
+  places_missing: "Zadajte, odkiaľ idete, kam idete, alebo oboje.",
+  currency: "Mena"
 }

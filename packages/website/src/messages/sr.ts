@@ -98,5 +98,16 @@ export const sr: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Usluga je preopterećena: pokušajte ponovo za trenutak.",
   suggestions: "Predlozi",
   picked_up_along: "Ukrcavanje: {place}, {distance} od mesta {town}",
-  dropped_off_along: "Iskrcavanje: {place}, {distance} od mesta {town}"
+  dropped_off_along: "Iskrcavanje: {place}, {distance} od mesta {town}",
+  with_photo: "Vozač sa fotografijom",
+  without_photo_count: "{count, plural, one {# vozač bez fotografije} few {# vozača bez fotografije} other {# vozača bez fotografije}}",
+  field_greater: "„{field}” mora biti veće od „{other}”.",
+  field_needs: "„{field}” treba popuniti kada je popunjeno „{other}”.",
+  field_range: "„{field}” mora biti ceo broj od {min} do {max}.",
+  field_invalid: "„{field}” nije moguće pročitati: proverite unos.",
+  date_past: "{date} je prošlost: izaberite danas ili kasniji dan.",
+  page_past_last: "Strana {page} je iza kraja: rezultati imaju {pages, plural, one {# stranu} few {# strane} other {# strana}}.",
+  last_page: "Na poslednju stranu",
+  places_missing: "Unesite odakle polazite, kuda idete ili oboje.",
+  currency: "Valuta"
 }

@@ -98,5 +98,16 @@ export const tr: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Hizmet yoğun: biraz sonra yeniden deneyin.",
   suggestions: "Öneriler",
   picked_up_along: "Biniş: {place} ({town}, {distance} uzaklıkta)",
-  dropped_off_along: "İniş: {place} ({town}, {distance} uzaklıkta)"
+  dropped_off_along: "İniş: {place} ({town}, {distance} uzaklıkta)",
+  with_photo: "Fotoğraflı sürücü",
+  without_photo_count: "{count, plural, one {Fotoğrafsız # sürücü} other {Fotoğrafsız # sürücü}}",
+  field_greater: "“{field}”, “{other}” alanından büyük olmalıdır.",
+  field_needs: "“{other}” doldurulduğunda “{field}” de doldurulmalıdır.",
+  field_range: "“{field}”, {min} ile {max} arasında bir tam sayı olmalıdır.",
+  field_invalid: "“{field}” okunamadı: yazdıklarınızı kontrol edin.",
+  date_past: "{date} geçmişte kaldı: bugünü ya da daha sonraki bir günü seçin.",
+  page_past_last: "{page}. sayfa sonun ötesinde: sonuçlar {pages, plural, one {# sayfa} other {# sayfa}} tutuyor.",
+  last_page: "Son sayfaya git",
+  places_missing: "Nereden çıktığınızı, nereye gittiğinizi ya da ikisini de yazın.",
+  currency: "Para birimi"
 }

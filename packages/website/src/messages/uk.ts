@@ -98,5 +98,16 @@ export const uk: Partial<Readonly<Record<MessageKey, string>>> = {
   busy: "Сервіс перевантажений: спробуйте за хвилину.",
   suggestions: "Підказки",
   picked_up_along: "Посадка: {place}, {distance} від населеного пункту {town}",
-  dropped_off_along: "Висадка: {place}, {distance} від населеного пункту {town}"
+  dropped_off_along: "Висадка: {place}, {distance} від населеного пункту {town}",
+  with_photo: "Водій з фото",
+  without_photo_count: "{count, plural, one {# водій без фото} few {# водії без фото} many {# водіїв без фото} other {# водія без фото}}",
+  field_greater: "«{field}» має бути більше, ніж «{other}».",
+  field_needs: "«{field}» треба заповнити, якщо заповнено «{other}».",
+  field_range: "«{field}»: потрібне ціле число від {min} до {max}.",
+  field_invalid: "«{field}»: значення не вдалося прочитати, перевірте, що введено.",
+  date_past: "{date} вже минуло: виберіть сьогодні або пізніший день.",
+  page_past_last: "Сторінка {page} поза межами результатів: їх {pages, plural, one {# сторінка} few {# сторінки} many {# сторінок} other {# сторінки}}.",
+  last_page: "На останню сторінку",
+  places_missing: "Вкажіть, звідки ви їдете, куди, або і те, і те.",
+  currency: "Валюта"
 }
