@@ -72,9 +72,11 @@ const banner = (config: ApiConfig, address: AddressInfo, demoKey: DemoKey | unde
       `  curl '${config.publicBaseUrl}/api/v2/trips?locale=fr_FR&cur=EUR&fn=Paris&tn=Lyon' -H 'key: ${demoKey.key}'`
     )
   } else {
+    // A PostgreSQL URL is shown with its password masked: the command names the variable the
+    // server was started with, so that it can be pasted as it is.
     lines.push(
-      isPostgresUrl(config.db) ? "create a key with:" : `no demo key file at ${config.demoKeyPath}; create a key with:`,
-      `  node packages/store/dist/cli.js keys create --db ${displayDb(config.db)} --name me`
+      isPostgresUrl(config.db) ? "API keys are in the database; to create one:" : `no demo key file at ${config.demoKeyPath}; create a key with:`,
+      `  npm run store -- keys create --db ${isPostgresUrl(config.db) ? '"$TRIPSEARCH_DB"' : displayDb(config.db)} --name me`
     )
   }
   return lines.join("\n")

@@ -153,7 +153,9 @@ describe("replicas behind HAProxy, under load", () => {
       "timeout connect 1s",
       "timeout server 10s",
       "timeout http-keep-alive 4s",
-      "http-response set-header X-Served-By %s"
+      "http-response set-header X-Served-By %s",
+      // Under Debian's default limit of open files for a process started by hand.
+      "maxconn 4096"
     ]) {
       expect(docs.has(line), line).toBe(true)
       expect(ours.has(line), line).toBe(true)

@@ -27,6 +27,9 @@ next server start reads it instead of scanning the store: --snapshot is its path
 SQLite store, the store's path + .index, where the server looks by default; for PostgreSQL, the
 database itself, where every replica looks by default), or off.`
 
+/** "1 error", "3 errors". */
+const errorCount = (n: number): string => `${n} ${n === 1 ? "error" : "errors"}`
+
 class UsageError extends Error {}
 
 const parse = (args: ReadonlyArray<string>) => {
@@ -137,7 +140,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
               out.write(`${meetingPoints}: ${result.imported} meeting points (${result.unchanged} unchanged), stops along the road changed on ${result.trips} trips\n`)
             } else {
               failed = true
-              err.write(`${meetingPoints}: rejected, nothing imported (${result.errors.length} errors)\n`)
+              err.write(`${meetingPoints}: rejected, nothing imported (${errorCount(result.errors.length)})\n`)
               for (const e of result.errors) err.write(`${meetingPoints}: ${e}\n`)
               skipped(files)
               return
@@ -163,7 +166,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
             out.write(`${file}: ${importSummary(result)}\n`)
           } else {
             failed = true
-            err.write(`${file}: rejected, nothing imported (${result.errors.length} errors)\n`)
+            err.write(`${file}: rejected, nothing imported (${errorCount(result.errors.length)})\n`)
             for (const e of result.errors) err.write(`${file}: ${e}\n`)
           }
         }

@@ -42,7 +42,7 @@ describe("the store command and the feed's rules", () => {
     const r = runCli("import", "--db", tmp.path("store.db"), path)
     expect(r.status).toBe(1)
     expect(r.stdout).toBe("")
-    expect(r.stderr).toContain(`${path}: rejected, nothing imported (1 errors)`)
+    expect(r.stderr).toContain(`${path}: rejected, nothing imported (1 error)`)
     expect(r.stderr).toContain(`${path}: line 2: (line): must be valid UTF-8, got byte 0xFF at offset ${bad.indexOf(0xff)} of the line`)
     expect(state(db)).toEqual(before)
   })
