@@ -1,11 +1,17 @@
+import type { FeedTripInput } from "@tripsearch/core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { FeedWorld } from "../src/FeedWorld.js"
+import { generateFeed } from "../src/generateFeed.js"
 import { type GeneratedMeetingPoint, generateMeetingPoints } from "../src/generateMeetingPoints.js"
 import { MEETING_POINT_IDS } from "../src/meetingPointIds.js"
 
+const NOW = Date.parse("2026-03-01T10:07:31Z")
+
 let points: Array<GeneratedMeetingPoint> = []
+let trips: Array<FeedTripInput> = []
 beforeAll(() => {
   points = [...generateMeetingPoints()]
+  trips = [...generateFeed({ trips: 5000, seed: "town-names", nowMs: NOW })]
 }, 60_000)
 
 /** The largest town of the generator's world with this GeoNames name in this country. */
@@ -76,5 +82,17 @@ describe("town names in meeting points", () => {
     const names = points.map((p) => p.full_name)
     expect(names).toContain("Malmö Town Centre, Malmö")
     expect(names.some((n) => n.includes("Malmo"))).toBe(false)
+  })
+})
+
+describe("town names in trip addresses", () => {
+  it("writes a waypoint's address with the town in the driver's language", () => {
+    const addresses = trips.flatMap((t) => t.waypoints.flatMap((w) => (w.address === undefined ? [] : [w.address])))
+    const german = addresses.filter((a) => /^(Hauptbahnhof, |Marktplatz, |Busbahnhof |Rathaus, )/.test(a))
+    const russian = addresses.filter((a) => /^(Ж\/д вокзал, |Автовокзал, |Центральная площадь, )/.test(a))
+    expect(german.filter((a) => /(München|Wien|Köln)$/.test(a)).length).toBeGreaterThan(0)
+    expect(german.filter((a) => /(Munich|Vienna|Cologne)$/.test(a))).toEqual([])
+    expect(russian.filter((a) => a.endsWith("Москва")).length).toBeGreaterThan(0)
+    expect(russian.filter((a) => /(Moscow|Saint Petersburg)$/.test(a))).toEqual([])
   })
 })
