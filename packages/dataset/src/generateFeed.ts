@@ -8,6 +8,7 @@ import { haversineKm } from "./haversineKm.js"
 import { LANGUAGE_PACKS, type LanguagePack } from "./languagePacks.js"
 import { cachedOffsetMinutes, localIso } from "./localIso.js"
 import { legPrice } from "./legPrice.js"
+import { namingLocale } from "./namingLocale.js"
 import { CENTRE_MIN_POPULATION, MEETING_POINT_IDS, STATION_MIN_POPULATION } from "./meetingPointIds.js"
 import { Random } from "./Random.js"
 import { encodePath, type Road, RoadNetwork } from "./RoadNetwork.js"
@@ -130,7 +131,10 @@ const generateTrip = (
   const currency = profile.currency
   // The driver's language, not the trip's: a Belgian driver keeps one name across their trips.
   const driverIndex = rng.int(0, driverPoolSize(profile) - 1)
-  const language = LANGUAGE_PACKS[profile.languages[driverIndex % profile.languages.length]!]
+  const languageCode = profile.languages[driverIndex % profile.languages.length]!
+  const language = LANGUAGE_PACKS[languageCode]
+  // Addresses are the driver's words: the towns in them as the driver's language writes them.
+  const addressLocale = namingLocale(languageCode, country)
 
   // Legs: road distance about 1.2 x great circle, speeds by leg length, prices by km.
   const eurPerKm = rng.between(0.05, 0.09)
@@ -152,7 +156,7 @@ const generateTrip = (
       offset += durationS / 60 + (k > 1 ? rng.int(0, 10) : 0)
     }
     const waypoint = { city: world.name[c]! } as Waypoint
-    if (rng.chance(0.4)) waypoint.address = rng.pick(language.addresses).replace("{city}", world.name[c]!)
+    if (rng.chance(0.4)) waypoint.address = rng.pick(language.addresses).replace("{city}", world.localName(c, addressLocale))
     waypoint.lat = world.lat[c]!
     waypoint.lon = world.lon[c]!
     waypoint.country = world.country[c]!

@@ -4,6 +4,7 @@ import type { GenerateFeedOptions } from "./generateFeed.js"
 import { haversineKm } from "./haversineKm.js"
 import { CENTRE_MIN_POPULATION, MEETING_POINT_IDS, STATION_MIN_POPULATION } from "./meetingPointIds.js"
 import { MEETING_POINT_NAMES, type MeetingPointNames, meetingPointLanguage } from "./meetingPointNames.js"
+import { namingLocale } from "./namingLocale.js"
 import { Random } from "./Random.js"
 import { offsetPoint, RoadNetwork } from "./RoadNetwork.js"
 import { TripNetwork } from "./TripNetwork.js"
@@ -42,8 +43,10 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
  *   exit (`HIGHWAY_EXIT`) within 150 m of each via town's junction, where every road through it
  *   passes; a park-and-ride beside some of them, 1.1..1.6 km off the road; a service area
  *   (`SERVICE_AREA`) every 35..55 km, 50..300 m off the road, named after the nearest town.
- * Names are in the language of the place's country (`MEETING_POINT_NAMES`), `full_name` is
- * "name, city", and ids follow `MEETING_POINT_IDS`.
+ * Names and addresses are in the language of the place's country (`MEETING_POINT_NAMES`), with
+ * the town as that language writes it (`FeedWorld.localName`); `full_name` is "name, town" in the
+ * same words, `city` the GeoNames name (the API names it in the reader's locale), and ids follow
+ * `MEETING_POINT_IDS`.
  */
 export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>): Generator<GeneratedMeetingPoint, void, undefined> {
   const world = FeedWorld.shared()
@@ -54,15 +57,15 @@ export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>):
     const population = world.population[town]!
     if (population < CENTRE_MIN_POPULATION) continue
     const rng = new Random(`meeting-point|${town}`)
-    const names = namesAt(world, town)
-    const name = world.name[town]!
+    const { names, name } = namesAt(world, town)
+    const city = world.name[town]!
     const [cLat, cLon] = offsetPoint(world.lat[town]!, world.lon[town]!, rng.next() * 2 * Math.PI, rng.between(0, 0.15))
-    yield point(rng, MEETING_POINT_IDS.centre(town), fill(names.centre, name), name, rng.chance(0.5) ? fill(names.centreAddress, name) : undefined, cLat, cLon, world.country[town]!, ["CITY_CENTER"])
+    yield point(rng, MEETING_POINT_IDS.centre(town), fill(names.centre, name), city, name, rng.chance(0.5) ? fill(names.centreAddress, name) : undefined, cLat, cLon, world.country[town]!, ["CITY_CENTER"])
     if (population < STATION_MIN_POPULATION) continue
     const [sLat, sLon] = offsetPoint(world.lat[town]!, world.lon[town]!, rng.next() * 2 * Math.PI, rng.between(0.3, 1.5))
     const tags = population >= 100_000 && rng.chance(0.5) ? ["TRAIN_STATION", "BUS_STATION"] : ["TRAIN_STATION"]
     const station = fill(population >= 100_000 ? names.mainStation : names.station, name)
-    yield point(rng, MEETING_POINT_IDS.station(town), station, name, rng.chance(0.6) ? fill(names.stationAddress, name) : undefined, sLat, sLon, world.country[town]!, tags)
+    yield point(rng, MEETING_POINT_IDS.station(town), station, city, name, rng.chance(0.6) ? fill(names.stationAddress, name) : undefined, sLat, sLon, world.country[town]!, tags)
   }
 
   const exits = new Set<number>()
@@ -81,14 +84,14 @@ export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>):
       if (exits.has(town)) continue
       exits.add(town)
       const rng = new Random(`exit|${town}`)
-      const names = namesAt(world, town)
-      const name = world.name[town]!
+      const { names, name } = namesAt(world, town)
+      const city = world.name[town]!
       const [jLat, jLon] = roads.junction(town)
       const side = names.sides[sideOf(world.lat[town]!, world.lon[town]!, jLat, jLon)]!
       const number = String(rng.int(1, 60))
       const [eLat, eLon] = offsetPoint(jLat, jLon, rng.next() * 2 * Math.PI, rng.between(0, 0.15))
       const exit = fill(names.exit, name).replace("{n}", number).replace("{d}", side)
-      yield point(rng, MEETING_POINT_IDS.exit(town), exit, name, undefined, eLat, eLon, world.country[town]!, ["HIGHWAY_EXIT"])
+      yield point(rng, MEETING_POINT_IDS.exit(town), exit, city, name, undefined, eLat, eLon, world.country[town]!, ["HIGHWAY_EXIT"])
       if (rng.chance(0.4)) {
         // Beside the road, across it: just beyond the 1 km that makes a meeting point a stop.
         const joint = road.joints[k + 1]!
@@ -100,7 +103,7 @@ export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>):
         )
         const [pLat, pLon] = offsetPoint(jLat, jLon, heading + (rng.chance(0.5) ? 1 : -1) * (Math.PI / 2), rng.between(1.1, 1.6))
         const park = fill(names.parkAndRide, name).replace("{d}", side)
-        yield point(rng, MEETING_POINT_IDS.parkAndRide(town), park, name, undefined, pLat, pLon, world.country[town]!, ["PARK_AND_RIDE"])
+        yield point(rng, MEETING_POINT_IDS.parkAndRide(town), park, city, name, undefined, pLat, pLon, world.country[town]!, ["PARK_AND_RIDE"])
       }
     }
     for (let k = 0; k + 1 < anchors.length; k++) {
@@ -118,13 +121,12 @@ export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>):
         const [aLat, aLon] = offsetPoint(road.lat[at]!, road.lon[at]!, rng.next() * 2 * Math.PI, rng.between(0.05, 0.3))
         const town = nearestTown(world, aLat, aLon)
         if (town < 0) continue
-        const names = namesAt(world, town)
-        const name = world.name[town]!
+        const { names, name } = namesAt(world, town)
         const area = fill(names.serviceArea, name).replace("{d}", names.sides[rng.int(0, 3)]!)
         const id = MEETING_POINT_IDS.serviceArea(++serviceAreas)
         // A few closed ones: a removed meeting point is no stop of any trip.
         const status = rng.chance(0.02) ? "removed" : undefined
-        yield point(rng, id, area, name, undefined, aLat, aLon, world.country[town]!, ["SERVICE_AREA"], status)
+        yield point(rng, id, area, world.name[town]!, name, undefined, aLat, aLon, world.country[town]!, ["SERVICE_AREA"], status)
       }
     }
   }
@@ -132,8 +134,15 @@ export function* generateMeetingPoints(_options?: Partial<GenerateFeedOptions>):
 
 const fill = (template: string, town: string): string => template.replace("{de}", /^[AEIOUYÂÉÈÊÎÔ]/i.test(town) ? "d'" : "de ").replace("{t}", town)
 
-const namesAt = (world: FeedWorld, town: number): MeetingPointNames =>
-  MEETING_POINT_NAMES[meetingPointLanguage(world.country[town]!, world.lat[town]!, world.lon[town]!)]
+/**
+ * How meeting points in a town are named, and the town's name in those names: as the place's
+ * language writes it (München, Beograd), not GeoNames' English one.
+ */
+const namesAt = (world: FeedWorld, town: number): { readonly names: MeetingPointNames; readonly name: string } => {
+  const country = world.country[town]!
+  const language = meetingPointLanguage(country, world.lat[town]!, world.lon[town]!)
+  return { names: MEETING_POINT_NAMES[language], name: world.localName(town, namingLocale(language, country)) }
+}
 
 /** 0 north, 1 south, 2 east, 3 west: where a point lies from a town's centre. */
 const sideOf = (lat: number, lon: number, pLat: number, pLon: number): number => {
@@ -164,6 +173,8 @@ const point = (
   id: number,
   name: string,
   city: string,
+  /** The town as `name` writes it, for `full_name`. */
+  townName: string,
   address: string | undefined,
   lat: number,
   lon: number,
@@ -174,7 +185,7 @@ const point = (
   const p = { id } as Mutable<GeneratedMeetingPoint>
   if (status !== undefined || rng.chance(0.3)) p.status = status ?? "active"
   p.name = name
-  p.full_name = `${name}, ${city}`
+  p.full_name = `${name}, ${townName}`
   p.city = city
   if (address !== undefined) p.address = address
   p.lat = round5(lat)

@@ -3,7 +3,7 @@ export interface LanguagePack {
   readonly firstNames: ReadonlyArray<string>
   readonly comments: ReadonlyArray<string>
   readonly questions: ReadonlyArray<readonly [question: string, answer: string]>
-  /** Address templates; `{city}` is replaced by the waypoint's city. */
+  /** Address templates; `{city}` is replaced by the waypoint's town as this language writes it (`namingLocale`). */
   readonly addresses: ReadonlyArray<string>
 }
 

@@ -176,7 +176,7 @@ describe("meeting points", () => {
         Number.isInteger(p.id) && p.id >= 1 && p.id <= 2_147_483_647 && !ids.has(p.id) ? "" : "id",
         p.status === undefined || p.status === "active" || p.status === "removed" ? "" : "status",
         p.name.length >= 1 && p.name.length <= 200 ? "" : "name",
-        p.full_name === `${p.name}, ${p.city}` && p.full_name.length <= 300 ? "" : "full_name",
+        p.full_name.startsWith(`${p.name}, `) && p.full_name.length <= 300 ? "" : "full_name",
         p.city.length > 0 ? "" : "city",
         p.address === undefined || p.address.length > 0 ? "" : "address",
         Math.abs(p.lat) <= 90 && Math.abs(p.lon) <= 180 ? "" : "lat/lon",

@@ -136,6 +136,14 @@ export class Gazetteer {
     return inputNames(city.name, this.names.get(city.id))
   }
 
+  /**
+   * A city's catalogue entries (`CITY_NAME_LANGUAGES`' columns), `undefined` for the many cities
+   * without a translation: for `localeCityName` where the caller keeps its own memo of the names.
+   */
+  entriesOf(city: GazetteerCity): CityNameEntries | undefined {
+    return this.names.get(city.id)
+  }
+
   /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
   nameIn(city: GazetteerCity, locale: LocaleCode): string | undefined {
     let byLocale = this.localNames.get(city)
