@@ -390,9 +390,11 @@ describe("the website, served by the API server over a small store", () => {
       expect(shown.status).toBe(200)
       const qa = /<dl class="qa">([\s\S]*?)<\/dl>/.exec(shown.text)![1]!
       const questions = [...qa.matchAll(/<dt>([^<]*) <small>/g)].map((m) => unescape(m[1]!))
-      expect(questions).toEqual(trip.questions!.map((q) => q.question))
+      // Oldest question first, whatever the feed's order.
+      const byDate = [...trip.questions!].sort((a, b) => Date.parse(a.asked_at) - Date.parse(b.asked_at))
+      expect(questions).toEqual(byDate.map((q) => q.question))
       const answers = [...qa.matchAll(/<dd class="(answer|unanswered)">([^<]*)/g)].map((m) => (m[1] === "answer" ? unescape(m[2]!).trim() : undefined))
-      expect(answers).toEqual(trip.questions!.map((q) => q.answer))
+      expect(answers).toEqual(byDate.map((q) => q.answer))
       const detail = (await (await fetch(`${base}/api/v2/trips/${encodeURIComponent(trip.id)}?locale=en_GB&cur=GBP`, { headers: { key } })).json()) as Json
       expect(unescape(/<dd class="car">([^<·]*)/.exec(shown.text)![1]!).trim()).toBe(`${detail.car.make} ${detail.car.model}${detail.car.color ? `, ${detail.car.color}` : ""}`)
       const booking = { auto: "confirmed at once", manual: "confirmed by the driver" }[String(detail.booking_mode)]

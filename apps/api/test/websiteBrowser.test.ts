@@ -232,9 +232,9 @@ describe("the traveller's website in a real browser", () => {
       return Gazetteer.shared().localCityName(w.city, w.country, w.lat, w.lon, "fr_FR")
     }
     expect(data.stops.map((s: Json) => s.label), JSON.stringify(data.stops)).toEqual([
-      expect.stringMatching(new RegExp(`^Prise en charge : ${escapeRegExp(named(0))}`)),
+      expect.stringMatching(new RegExp(`^Prise en charge\u202f: ${escapeRegExp(named(0))}`)),
       named(1),
-      expect.stringMatching(new RegExp(`^Dépose : ${escapeRegExp(named(2))}`))
+      expect.stringMatching(new RegExp(`^Dépose\u202f: ${escapeRegExp(named(2))}`))
     ])
     // The page says it as the map labels it.
     expect(await tab.locator('.ends [data-end="pickup"]').textContent()).toBe(data.stops[0].label)
@@ -276,7 +276,7 @@ describe("the traveller's website in a real browser", () => {
     const page = await context.newPage()
     for (const [locale, unknown, didYouMean, marseille] of [
       ["en_GB", "We don't know a place called “Marseile”.", "Did you mean:", "Marseille, France"],
-      ["fr_FR", "Nous ne connaissons pas de lieu appelé « Marseile ».", "Vouliez-vous dire :", "Marseille, France"],
+      ["fr_FR", "Nous ne connaissons pas de lieu appelé «\u202fMarseile\u202f».", "Vouliez-vous dire\u202f:", "Marseille, France"],
       // The names offered are the page's language's.
       ["pl_PL", "Nie znamy miejsca o nazwie „Marseile”.", "Czy chodziło o:", "Marsylia, Francja"]
     ] as const) {
@@ -454,7 +454,7 @@ describe("the website over rides with roads and meeting points, in a real browse
     const macon = encodeURIComponent("Mâcon, FR")
     for (const [locale, cur, tag, sentence] of [
       ["en_GB", "GBP", "en-GB", (d: string) => `Picked up at Gare de Mâcon-Ville, ${d} from Mâcon`],
-      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge : Gare de Mâcon-Ville (Mâcon à ${d})`]
+      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge\u202f: Gare de Mâcon-Ville (Mâcon à ${d})`]
     ] as const) {
       const { trips } = await apiJson(`locale=${locale}&cur=${cur}&fn=${macon}&tn=Lyon`)
       const meters = Number(trips[0].departure_passenger_routing.routes[0].distance_in_meters)

@@ -403,12 +403,15 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     if (trip !== null) {
       if (reply.status !== 200) {
         // A traveller's page: what happened in their language, and a way on; no token, no status.
-        const content = html`<h1>${t("error_title")}</h1><section class="error"><p class="message">${travellerMessage(reply, t)}</p></section>${searchForm(
+        // A ride gone is said as such, with the search to find another (its form just below).
+        const gone = tokenOf(reply) === "trip.not_found"
+        const heading = gone ? t("trip_gone_title") : t("error_title")
+        const content = html`<h1>${heading}</h1><section class="error"><p class="message">${gone ? t("trip_gone_text") : travellerMessage(reply, t)}</p></section>${searchForm(
           new Map([["locale", locale]]),
           locale,
           t
         )}`
-        send(res, reply.status, locale, layout(locale, t, t("error_title"), content, head), csp)
+        send(res, reply.status, locale, layout(locale, t, heading, content, head), csp)
         return
       }
       const detail = bodyJson(reply)

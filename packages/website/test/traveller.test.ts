@@ -167,7 +167,7 @@ describe("what a name was read as", () => {
     expect(reads[0]!.city).toBeUndefined()
     expect(reads[0]!.nearest.map((c) => c.id)).toEqual([1, 2])
     const notice = placeNotice(g, reads, new Map([["fn", "Pariss"]]), "fr_FR", translatorOf("fr_FR"))!.text
-    expect(notice).toContain("Nous ne connaissons pas de lieu appelé « Pariss ».")
+    expect(notice).toContain("Nous ne connaissons pas de lieu appelé «\u202fPariss\u202f».")
     expect(notice).toContain(">Paris, France</a>")
   })
 })
@@ -238,11 +238,11 @@ describe("a ride matched along the driver's road", () => {
 
   it("says where the traveller is picked up and dropped off, how far from the towns searched, in the page's language", () => {
     expect(said(ride("t1_m5_2", "CORRIDORING", mp))).toEqual(["pickup|Picked up at Gare de Mâcon-Ville, 0.6 km from Mâcon"])
-    expect(said(ride("t1_m5_2", "CORRIDORING", mp), "fr_FR")).toEqual(["pickup|Prise en charge : Gare de Mâcon-Ville (Mâcon à 0,6\u202fkm)"])
+    expect(said(ride("t1_m5_2", "CORRIDORING", mp), "fr_FR")).toEqual(["pickup|Prise en charge\u202f: Gare de Mâcon-Ville (Mâcon à 0,6\u202fkm)"])
     // No preposition before the town: none that fits every town's name ("de Orléans", "à Le Havre").
     expect(said(ride("t1_m5_m9", "CORRIDORING", mp), "fr_FR", { ...along, from: "Orléans", to: "Le Havre" })).toEqual([
-      "pickup|Prise en charge : Gare de Mâcon-Ville (Orléans à 0,6\u202fkm)",
-      "dropoff|Dépose : Aire de Lyon-Nord (Le Havre à 12\u202fkm)"
+      "pickup|Prise en charge\u202f: Gare de Mâcon-Ville (Orléans à 0,6\u202fkm)",
+      "dropoff|Dépose\u202f: Aire de Lyon-Nord (Le Havre à 12\u202fkm)"
     ])
     expect(said(ride("t1_0_m9", "CORRIDORING"))).toEqual(["dropoff|Dropped off at Aire de Lyon-Nord, 12 km from Lyon"])
     expect(said(ride("t1_m5_m9", "CORRIDORING", mp), "cs_CZ")).toEqual([
