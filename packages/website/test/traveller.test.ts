@@ -1,5 +1,5 @@
 import polyline from "@mapbox/polyline"
-import { Gazetteer, type GazetteerCity } from "@tripsearch/gazetteer"
+import { CITY_NAME_LANGUAGES, Gazetteer, type GazetteerCity } from "@tripsearch/gazetteer"
 import { describe, expect, it } from "vitest"
 import { translatorOf } from "../src/messages/catalogue.js"
 import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
@@ -136,6 +136,55 @@ describe("nearest names", () => {
     expect(nearestPlaces(g, "Marseile", "FR").map((c) => c.id)).toEqual([1, 2, 4])
     expect(nearestPlaces(g, "Lyn", "FR").map((c) => c.id)).toEqual([3])
     expect(nearestPlaces(g, "Zzzzzz", "FR")).toEqual([])
+  })
+
+  it("reads every name a town has, in every script, the page's language's first, and ue/oe/ae as umlauts", () => {
+    const entries = (names: Partial<Record<(typeof CITY_NAME_LANGUAGES)[number], string>>) => CITY_NAME_LANGUAGES.map((l) => names[l] ?? "")
+    const g = new Gazetteer(
+      [
+        city(1, "Warsaw", "PL", 52.23, 21.01, 1_700_000),
+        city(2, "Warsaw", "US", 41.24, -85.85, 14_000),
+        city(3, "Munich", "DE", 48.14, 11.58, 1_260_000),
+        city(4, "Renchen", "DE", 48.59, 8.01, 7_000),
+        city(5, "Moscow", "RU", 55.75, 37.62, 10_000_000),
+        city(6, "Prague", "CZ", 50.09, 14.42, 1_160_000)
+      ],
+      new Map([
+        [1, entries({ pl: "Warszawa", de: "Warschau", ru: "Варшава" })],
+        [3, entries({ de: "München", cs: "Mnichov", ru: "Мюнхен" })],
+        [5, entries({ ru: "Москва", uk: "Москва", pl: "Moskwa" })],
+        [6, entries({ cs: "Praha", de: "Prag" })]
+      ])
+    )
+    expect(nearestPlaces(g, "Warszwa", "PL", 5, "pl_PL").map((c) => c.id)).toEqual([1])
+    expect(nearestPlaces(g, "Мосвка", "RU", 5, "ru_RU").map((c) => c.id)).toEqual([5])
+    expect(nearestPlaces(g, "Prha", "CZ", 5, "cs_CZ").map((c) => c.id)).toEqual([6])
+    // Muenchen is München with no slip: before Renchen, two slips away.
+    expect(nearestPlaces(g, "Muenchen", "DE", 5, "de_DE").map((c) => c.id)).toEqual([3, 4])
+    // One slip from Warsaw: the Polish town first on a Polish page, as its country is the locale's.
+    expect(nearestPlaces(g, "Warsaww", "PL", 5, "pl_PL").map((c) => c.id)).toEqual([1, 2])
+    expect(nearestPlaces(g, "Warsaww", "US", 5, "en_GB").map((c) => c.id)).toEqual([2, 1])
+  })
+
+  it("offers the towns a traveller meant in the gazetteer, in a few milliseconds, without making a search place of a misspelling", () => {
+    const g = Gazetteer.shared()
+    const first = (text: string, locale: "pl_PL" | "ru_RU" | "sr_Latn_RS" | "cs_CZ" | "de_DE") => {
+      const c = nearestPlaces(g, text, { pl_PL: "PL", ru_RU: "RU", sr_Latn_RS: "RS", cs_CZ: "CZ", de_DE: "DE" }[locale], 5, locale)[0]
+      return c === undefined ? undefined : (g.nameIn(c, locale) ?? c.name)
+    }
+    expect(first("Warszwa", "pl_PL")).toBe("Warszawa")
+    expect(first("Мосвка", "ru_RU")).toBe("Москва")
+    expect(first("Берлн", "ru_RU")).toBe("Берлин")
+    expect(first("Beogrd", "sr_Latn_RS")).toBe("Beograd")
+    expect(first("Prha", "cs_CZ")).toBe("Praha")
+    expect(first("Muenchen", "de_DE")).toBe("München")
+    expect(first("Koeln", "de_DE")).toBe("Köln")
+    // The rules of place names are unchanged: Muenchen is no search place (docs/API.md).
+    expect(g.resolveCity("Muenchen", "DE")._tag).toBe("None")
+    // The same answer every time; a call takes milliseconds once the names are indexed.
+    const started = performance.now()
+    for (let k = 0; k < 20; k++) expect(first("Muenchen", "de_DE")).toBe("München")
+    expect((performance.now() - started) / 20).toBeLessThan(200)
   })
 })
 
