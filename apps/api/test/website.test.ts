@@ -250,9 +250,14 @@ describe("the website, served by the API server over a small store", () => {
     expect(places.length).toBeLessThanOrEqual(8)
     for (const p of places) {
       expect(p.name.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").startsWith("lyo")).toBe(true)
-      expect(p.label).toBe(`${p.name}, ${new Intl.DisplayNames(["fr-FR"], { type: "region" }).of(p.country_code)}`)
-      expect(p.value).toBe(p.label)
+      const country = new Intl.DisplayNames(["fr-FR"], { type: "region" }).of(p.country_code)
+      expect(p.value).toBe(`${p.name}, ${country}`)
+      // A town with a namesake of its country in the list is told apart by the larger town near it.
+      const namesakes = places.filter((o) => o.name === p.name && o.country_code === p.country_code).length
+      if (namesakes === 1) expect(p.label).toBe(p.value)
+      else expect(p.label).toMatch(new RegExp(`^${p.name} \\(vers [^)]+\\), ${country}`))
     }
+    expect(new Set(places.map((p) => p.label)).size).toBe(places.length)
     expect(places[0]).toMatchObject({ name: "Lyon", country_code: "FR", label: "Lyon, France" })
     // A picked suggestion is a search the API answers.
     expect((await apiJson(`locale=fr_FR&cur=EUR&fn=${encodeURIComponent(places[0]!.value)}`)).status).toBe(200)

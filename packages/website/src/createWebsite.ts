@@ -25,6 +25,7 @@ import { pickLocale } from "./pickLocale.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
 import { countryName, placeNotice, placesMapData, readPlaces, townName } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
+import { suggestionLabels } from "./suggestionLabels.js"
 import { tripPage } from "./tripPage.js"
 import { mapBlock, type MapTiles, OSM_TILES, passengerEnds, tripMapData } from "./tripMapData.js"
 import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFiltersValid, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
@@ -469,18 +470,18 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
     if (params.has("locale") && !isLocaleCode(params.get("locale")!)) return refuse(`locale must be one of the locale table's codes, got "${params.get("locale")}"`)
     if (q.trim() === "" || q.length > 100) return refuse("q must be 1 to 100 characters of a place's name")
-    const places = suggesterOf()
-      .suggest(q, locale, 8)
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        country_code: p.countryCode,
-        country: countryName(p.countryCode, locale),
-        label: `${p.name}, ${countryName(p.countryCode, locale)}`,
-        value: `${p.name}, ${countryName(p.countryCode, locale)}`,
-        latitude: p.lat,
-        longitude: p.lon
-      }))
+    const found = suggesterOf().suggest(q, locale, 8)
+    const labels = suggestionLabels(found, locale, translatorOf(locale))
+    const places = found.map((p, k) => ({
+      id: p.id,
+      name: p.name,
+      country_code: p.countryCode,
+      country: countryName(p.countryCode, locale),
+      label: labels[k]!,
+      value: `${p.name}, ${countryName(p.countryCode, locale)}`,
+      latitude: p.lat,
+      longitude: p.lon
+    }))
     res
       .status(200)
       .set({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff", Vary: "Accept-Language" })

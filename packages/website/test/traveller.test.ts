@@ -3,6 +3,7 @@ import { CITY_NAME_LANGUAGES, Gazetteer, type GazetteerCity } from "@tripsearch/
 import { describe, expect, it } from "vitest"
 import { translatorOf } from "../src/messages/catalogue.js"
 import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
+import { suggestionLabels } from "../src/suggestionLabels.js"
 import { placeNotice, readPlaces } from "../src/placeReading.js"
 import { alongTheRoad } from "../src/searchPage.js"
 import { OSM_TILES, passengerEnds, roadOf, tripMapData } from "../src/tripMapData.js"
@@ -314,5 +315,29 @@ describe("a ride matched along the driver's road", () => {
     const detail = ride("t1_m5_m9", "CORRIDORING", mp)
     expect(passengerEnds(detail, along.meetingPointName)).toEqual({ pickup: "Mâcon · Gare de Mâcon-Ville", dropoff: "Villefranche-sur-Saône · Aire de Lyon-Nord" })
     expect(passengerEnds(ride("t1_1_2", "PLANNED"))).toEqual({ pickup: "Mâcon", dropoff: "Villefranche-sur-Saône" })
+  })
+})
+
+describe("a place field's suggestions", () => {
+  it("read differently, each town named with the larger town near it when the list has its namesake", () => {
+    const g = Gazetteer.shared()
+    for (const [q, locale] of [["Lyons", "fr_FR"], ["Берлингтон", "ru_RU"], ["Burlington", "uk_UA"], ["Springfield", "en_GB"], ["Paris", "pl_PL"]] as const) {
+      const labels = suggestionLabels(g.suggest(q, locale, 8), locale, translatorOf(locale))
+      expect(new Set(labels).size, labels.join("; ")).toBe(labels.length)
+    }
+    const fr = suggestionLabels(g.suggest("Lyons", "fr_FR", 8), "fr_FR", translatorOf("fr_FR"))
+    expect(fr.every((l) => /^Lyons \(vers [^)]+\), (États-Unis|Australie)$/.test(l)), fr.join("; ")).toBe(true)
+    const ru = suggestionLabels(g.suggest("Берлингтон", "ru_RU", 8), "ru_RU", translatorOf("ru_RU"))
+    expect(ru).toContain("Берлингтон (недалеко от населённого пункта Гринсборо), Соединенные Штаты")
+  })
+
+  it("fall back on coordinates when the larger town near them is the same", () => {
+    const same = { name: "Lyons", countryCode: "US", population: 3_000, near: "Geneva" }
+    const labels = suggestionLabels(
+      [{ ...same, id: 1, lat: 43.06, lon: -76.99 }, { ...same, id: 2, lat: 42.9, lon: -77.1 }, { id: 3, name: "Lyon", countryCode: "FR", population: 500_000, lat: 45.76, lon: 4.84 }],
+      "en_GB",
+      translatorOf("en_GB")
+    )
+    expect(labels).toEqual(["Lyons (near Geneva), United States (43.06°, -76.99°)", "Lyons (near Geneva), United States (42.90°, -77.10°)", "Lyon, France"])
   })
 })
