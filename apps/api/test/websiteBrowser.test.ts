@@ -207,6 +207,28 @@ describe("the traveller's website in a real browser", () => {
     await context.close()
   })
 
+  it("keeps the map's labels apart on a phone: a stop-over's label that would cover another is hidden, the passenger's never", async () => {
+    const context = await contextWith({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true })
+    const page = await context.newPage()
+    // The trips with the most waypoints, whose labels crowd a phone's map the most.
+    const crowded = [...trips.values()].filter((t) => (t.status ?? "active") === "active").sort((a, b) => b.waypoints.length - a.waypoints.length || (a.id < b.id ? -1 : 1)).slice(0, 3)
+    for (const trip of crowded) {
+      await page.goto(`${base}/trip/${encodeURIComponent(trip.id)}?locale=ru_RU`)
+      await page.locator("#map").scrollIntoViewIfNeeded()
+      await page.locator(".leaflet-tooltip").nth(trip.waypoints.length - 1).waitFor()
+      const boxes = await page.locator(".leaflet-tooltip").evaluateAll((els) =>
+        els.map((el) => ({ mine: !el.classList.contains("label-stop"), shown: getComputedStyle(el).visibility !== "hidden", box: el.getBoundingClientRect().toJSON() as DOMRect }))
+      )
+      expect(boxes.filter((b) => b.mine).every((b) => b.shown), trip.id).toBe(true)
+      const shown = boxes.filter((b) => b.shown)
+      for (const [k, a] of shown.entries())
+        for (const b of shown.slice(k + 1))
+          if (!(a.mine && b.mine))
+            expect(a.box.left < b.box.right && a.box.right > b.box.left && a.box.top < b.box.bottom && a.box.bottom > b.box.top, `${trip.id} ${JSON.stringify([a, b])}`).toBe(false)
+    }
+    await context.close()
+  })
+
   it("draws the driver's road from the legs' encoded paths, as the store keeps them", async () => {
     const trip = [...trips.values()].find((t) => (t.status ?? "active") === "active" && t.waypoints.length === 3 && t.legs.every((l) => typeof l.path === "string"))!
     // The road as the paths go, their ends replaced by the waypoints, a point repeated once.
