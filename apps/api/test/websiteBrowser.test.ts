@@ -186,7 +186,7 @@ describe("the traveller's website in a real browser", () => {
     // One item on, saying the whole range and what the API found; the list and the filters agree.
     expect(await page.locator('[data-facet="price"] a[aria-pressed="true"]').allTextContents()).toEqual([`${range} (${total})`])
     expect(await page.locator(".total").textContent()).toBe(`${total} ${total === 1 ? "trajet" : "trajets"}`)
-    expect(await page.locator('.active-filters li[data-filter="price"] > span').textContent()).toBe(`Prix : ${range}`)
+    expect(await page.locator('.active-filters li[data-filter="price"] > span').textContent()).toBe(`Prix\u202f: ${range}`)
     await Promise.all([page.waitForURL((u) => !u.searchParams.has("pmin")), page.locator('[data-facet="price"] a[aria-pressed="true"]').click()])
     expect(await page.locator('[data-facet="price"] a[aria-pressed="true"]').count()).toBe(0)
     // The photo facet: "with a photo" is the one choice.
@@ -273,6 +273,28 @@ describe("the traveller's website in a real browser", () => {
     await context.close()
   })
 
+  it("keeps the map's labels apart on a phone: a stop-over's label that would cover another is hidden, the passenger's never", async () => {
+    const context = await contextWith({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true })
+    const page = await context.newPage()
+    // The trips with the most waypoints, whose labels crowd a phone's map the most.
+    const crowded = [...trips.values()].filter((t) => (t.status ?? "active") === "active").sort((a, b) => b.waypoints.length - a.waypoints.length || (a.id < b.id ? -1 : 1)).slice(0, 3)
+    for (const trip of crowded) {
+      await page.goto(`${base}/trip/${encodeURIComponent(trip.id)}?locale=ru_RU`)
+      await page.locator("#map").scrollIntoViewIfNeeded()
+      await page.locator(".leaflet-tooltip").nth(trip.waypoints.length - 1).waitFor()
+      const boxes = await page.locator(".leaflet-tooltip").evaluateAll((els) =>
+        els.map((el) => ({ mine: !el.classList.contains("label-stop"), shown: getComputedStyle(el).visibility !== "hidden", box: el.getBoundingClientRect().toJSON() as DOMRect }))
+      )
+      expect(boxes.filter((b) => b.mine).every((b) => b.shown), trip.id).toBe(true)
+      const shown = boxes.filter((b) => b.shown)
+      for (const [k, a] of shown.entries())
+        for (const b of shown.slice(k + 1))
+          if (!(a.mine && b.mine))
+            expect(a.box.left < b.box.right && a.box.right > b.box.left && a.box.top < b.box.bottom && a.box.bottom > b.box.top, `${trip.id} ${JSON.stringify([a, b])}`).toBe(false)
+    }
+    await context.close()
+  })
+
   it("draws the driver's road from the legs' encoded paths, as the store keeps them", async () => {
     const trip = [...trips.values()].find((t) => (t.status ?? "active") === "active" && t.waypoints.length === 3 && t.legs.every((l) => typeof l.path === "string"))!
     // The road as the paths go, their ends replaced by the waypoints, a point repeated once.
@@ -298,9 +320,9 @@ describe("the traveller's website in a real browser", () => {
       return Gazetteer.shared().localCityName(w.city, w.country, w.lat, w.lon, "fr_FR")
     }
     expect(data.stops.map((s: Json) => s.label), JSON.stringify(data.stops)).toEqual([
-      expect.stringMatching(new RegExp(`^Prise en charge : ${escapeRegExp(named(0))}`)),
+      expect.stringMatching(new RegExp(`^Prise en charge\u202f: ${escapeRegExp(named(0))}`)),
       named(1),
-      expect.stringMatching(new RegExp(`^Dépose : ${escapeRegExp(named(2))}`))
+      expect.stringMatching(new RegExp(`^Dépose\u202f: ${escapeRegExp(named(2))}`))
     ])
     // The page says it as the map labels it.
     expect(await tab.locator('.ends [data-end="pickup"]').textContent()).toBe(data.stops[0].label)
@@ -342,7 +364,7 @@ describe("the traveller's website in a real browser", () => {
     const page = await context.newPage()
     for (const [locale, unknown, didYouMean, marseille] of [
       ["en_GB", "We don't know a place called “Marseile”.", "Did you mean:", "Marseille, France"],
-      ["fr_FR", "Nous ne connaissons pas de lieu appelé « Marseile ».", "Vouliez-vous dire :", "Marseille, France"],
+      ["fr_FR", "Nous ne connaissons pas de lieu appelé «\u202fMarseile\u202f».", "Vouliez-vous dire\u202f:", "Marseille, France"],
       // The names offered are the page's language's.
       ["pl_PL", "Nie znamy miejsca o nazwie „Marseile”.", "Czy chodziło o:", "Marsylia, Francja"]
     ] as const) {
@@ -534,7 +556,7 @@ describe("the website over rides with roads and meeting points, in a real browse
     const macon = encodeURIComponent("Mâcon, FR")
     for (const [locale, cur, tag, sentence] of [
       ["en_GB", "GBP", "en-GB", (d: string) => `Picked up at Gare de Mâcon-Ville, ${d} from Mâcon`],
-      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge : Gare de Mâcon-Ville (Mâcon à ${d})`]
+      ["fr_FR", "EUR", "fr-FR", (d: string) => `Prise en charge\u202f: Gare de Mâcon-Ville (Mâcon à ${d})`]
     ] as const) {
       const { trips } = await apiJson(`locale=${locale}&cur=${cur}&fn=${macon}&tn=Lyon`)
       const meters = Number(trips[0].departure_passenger_routing.routes[0].distance_in_meters)

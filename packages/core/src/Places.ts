@@ -21,7 +21,8 @@ export const suggestPlaces = (params: RawParams, context: RequestContext): Effec
         country_code: p.countryCode,
         latitude: p.lat,
         longitude: p.lon,
-        population: p.population
+        population: p.population,
+        ...(p.near !== undefined ? { near: p.near } : {})
       }))
     }
   })

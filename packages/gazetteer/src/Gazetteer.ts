@@ -18,6 +18,10 @@ export const LOCAL_NAME_RADIUS_KM = 30
 /** Distinct texts whose cities `placeCity` remembers (and cities whose names `nameIn` does) before it starts over. */
 const LOCAL_NAME_MEMO = 100_000
 const SERBIAN = CITY_NAME_LANGUAGES.indexOf("sr")
+/** A suggestion's namesakes are told apart by a town of at least this many inhabitants... */
+const NEAR_TOWN_MIN = 10_000
+/** ...within this distance (farther, it tells the traveller little). */
+const NEAR_TOWN_KM = 300
 
 /**
  * Every name of a city for input, and no other: its GeoNames name, its catalogue entries, Serbian
@@ -207,14 +211,40 @@ export class Gazetteer {
     if (prefix === "" || limit <= 0) return []
     this.suggestions ??= new SuggestIndex(this)
     const country = LOCALE_TABLE[locale].country
-    return this.suggestions.top(prefix, country, limit).map((city) => ({
-      id: city.id,
-      name: this.nameIn(city, locale) ?? city.name,
-      countryCode: city.country,
-      lat: city.lat,
-      lon: city.lon,
-      population: city.population
-    }))
+    const cities = this.suggestions.top(prefix, country, limit)
+    const names = cities.map((city) => this.nameIn(city, locale) ?? city.name)
+    const namesakes = new Map<string, number>()
+    cities.forEach((city, k) => namesakes.set(`${names[k]}|${city.country}`, (namesakes.get(`${names[k]}|${city.country}`) ?? 0) + 1))
+    return cities.map((city, k) => {
+      const near = namesakes.get(`${names[k]}|${city.country}`)! > 1 ? this.nearLargerTown(city, names[k]!, locale) : undefined
+      return {
+        id: city.id,
+        name: names[k]!,
+        countryCode: city.country,
+        lat: city.lat,
+        lon: city.lon,
+        population: city.population,
+        ...(near !== undefined ? { near } : {})
+      }
+    })
+  }
+
+  /**
+   * The town that tells a city from its namesakes in a list: the nearest of its country with more
+   * inhabitants than it and at least `NEAR_TOWN_MIN` (GeoNames has no names of regions here),
+   * within `NEAR_TOWN_KM`, not of the same name; named in the locale. Ties: the smaller id.
+   */
+  private nearLargerTown(city: GazetteerCity, name: string, locale: LocaleCode): string | undefined {
+    let best: GazetteerCity | undefined
+    let bestKm = NEAR_TOWN_KM
+    for (const other of this.citiesOf(city.country, Math.max(NEAR_TOWN_MIN, city.population + 1))) {
+      const km = haversineKm(city.lat, city.lon, other.lat, other.lon)
+      if (km > bestKm || (km === bestKm && best !== undefined && other.id > best.id)) continue
+      if ((this.nameIn(other, locale) ?? other.name) === name) continue
+      best = other
+      bestKm = km
+    }
+    return best === undefined ? undefined : (this.nameIn(best, locale) ?? best.name)
   }
 
   /** Builds what `suggest` searches now rather than at the first suggestion (about 0.5 s). */

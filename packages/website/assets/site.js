@@ -51,9 +51,10 @@
     setTimeout(function () {
       if (d.road.length > 1) L.polyline(d.road, { color: "#7b8794", weight: 4, opacity: 0.9, className: "road" }).addTo(map)
       if (d.part.length > 1) L.polyline(d.part, { color: "#0b5cad", weight: 6, className: "part" }).addTo(map)
+      var labelled = []
       d.stops.forEach(function (s, k) {
         var mine = s.role !== "stop"
-        L.circleMarker([s.lat, s.lon], {
+        var marker = L.circleMarker([s.lat, s.lon], {
           radius: mine ? 8 : 5,
           color: "#fff",
           weight: 2,
@@ -64,7 +65,25 @@
           // Above and below their points in turn, in road order: neighbours' labels stay apart.
           .bindTooltip(s.label, { permanent: true, direction: k % 2 === 0 ? "top" : "bottom", offset: [0, k % 2 === 0 ? -8 : 8], className: "label label-" + s.role })
           .addTo(map)
+        labelled.push({ marker: marker, mine: mine })
       })
+      // On a narrow screen two towns close together (Neumarkt, Hof) write their labels over each
+      // other: a stop-over's label that would cover one already shown is hidden until a zoom
+      // sets them apart; this passenger's pickup and drop-off (and the places searched) always show.
+      function declutter() {
+        var shown = []
+        labelled.filter(function (l) { return l.mine }).concat(labelled.filter(function (l) { return !l.mine })).forEach(function (l) {
+          var el = l.marker.getTooltip() && l.marker.getTooltip().getElement()
+          if (!el) return
+          el.style.visibility = ""
+          var r = el.getBoundingClientRect()
+          var covers = shown.some(function (o) { return r.left < o.right && r.right > o.left && r.top < o.bottom && r.bottom > o.top })
+          if (covers && !l.mine) el.style.visibility = "hidden"
+          else shown.push(r)
+        })
+      }
+      declutter()
+      map.on("zoomend resize", function () { setTimeout(declutter, 0) })
       setTimeout(function () {
         // Tiles of the next zoom on high-density screens, so that the map is as sharp as the text.
         L.tileLayer(d.tiles.url, { attribution: d.tiles.attribution, maxZoom: 18, detectRetina: true }).addTo(map)

@@ -25,6 +25,7 @@ import { pickLocale } from "./pickLocale.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
 import { countryName, placeNotice, placesMapData, placeText, readPlaces, townName } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
+import { suggestionLabels } from "./suggestionLabels.js"
 import { tripPage } from "./tripPage.js"
 import { mapBlock, type MapTiles, OSM_TILES, passengerEnds, tripMapData } from "./tripMapData.js"
 import { tripIdOf, WEBSITE_FILTER_PAGES, websiteFiltered, websiteFiltersValid, websiteFilterValues, WEBSITE_FILTERS } from "./websiteFilters.js"
@@ -480,12 +481,15 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     if (trip !== null) {
       if (reply.status !== 200) {
         // A traveller's page: what happened in their language, and a way on; no token, no status.
-        const content = html`<h1>${t("error_title")}</h1><section class="error"><p class="message">${travellerMessage(reply, t)}</p></section>${searchForm(
+        // A ride gone is said as such, with the search to find another (its form just below).
+        const gone = tokenOf(reply) === "trip.not_found"
+        const heading = gone ? t("trip_gone_title") : t("error_title")
+        const content = html`<h1>${heading}</h1><section class="error"><p class="message">${gone ? t("trip_gone_text") : travellerMessage(reply, t)}</p></section>${searchForm(
           new Map([["locale", locale]]),
           locale,
           t
         )}`
-        send(res, reply.status, locale, layout(locale, t, t("error_title"), content, head), csp)
+        send(res, reply.status, locale, layout(locale, t, heading, content, head), csp)
         return
       }
       const detail = bodyJson(reply)
@@ -545,18 +549,18 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     }
     if (params.has("locale") && !isLocaleCode(params.get("locale")!)) return refuse(`locale must be one of the locale table's codes, got "${params.get("locale")}"`)
     if (q.trim() === "" || q.length > 100) return refuse("q must be 1 to 100 characters of a place's name")
-    const places = suggesterOf()
-      .suggest(q, locale, 8)
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        country_code: p.countryCode,
-        country: countryName(p.countryCode, locale),
-        label: `${p.name}, ${countryName(p.countryCode, locale)}`,
-        value: `${p.name}, ${countryName(p.countryCode, locale)}`,
-        latitude: p.lat,
-        longitude: p.lon
-      }))
+    const found = suggesterOf().suggest(q, locale, 8)
+    const labels = suggestionLabels(found, locale, translatorOf(locale))
+    const places = found.map((p, k) => ({
+      id: p.id,
+      name: p.name,
+      country_code: p.countryCode,
+      country: countryName(p.countryCode, locale),
+      label: labels[k]!,
+      value: `${p.name}, ${countryName(p.countryCode, locale)}`,
+      latitude: p.lat,
+      longitude: p.lon
+    }))
     res
       .status(200)
       .set({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff", Vary: "Accept-Language" })

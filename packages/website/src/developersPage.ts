@@ -1,5 +1,6 @@
 import { apiMarkdown, ERROR_TOKENS, type ErrorToken, openApiDocument } from "@tripsearch/http-express"
 import { type Html, html, Html as Markup } from "./html.js"
+import { labelled } from "./labelled.js"
 import { inlineMarkdown, markdownToHtml } from "./markdown.js"
 import type { MessageKey, Translate } from "./messages/catalogue.js"
 
@@ -73,7 +74,7 @@ export const errorsPage = (t: Translate): { readonly title: string; readonly con
 <nav aria-label="${t("errors_title")}"><ul class="tokens">${tokens.map((token) => html`<li><a href="#${token}"><code>${token}</code></a></li>`)}</ul></nav>
 ${tokens.map(
   (token) => html`<section class="token" id="${token}" aria-labelledby="${token}-title"><h2 id="${token}-title"><code>${token}</code></h2>
-<p>${t("http_status")}: <strong>${ERROR_TOKENS[token].status}</strong></p>
+<p>${labelled(t, t("http_status"), html`<strong>${ERROR_TOKENS[token].status}</strong>`)}</p>
 <p>${new Markup(inlineMarkdown(ERROR_TOKENS[token].when))}</p>
 <p>${prose(t, REMEDY[token])}</p></section>`
 )}

@@ -88,7 +88,7 @@ export const readPlaces = (
     const text = params.get(param)!
     const city = cities[param]
     const other = ends[param === "fn" ? "tn" : "fn"]
-    if (city === undefined) return { param, text, city, others: [], nearest: nearestPlaces(gazetteer, text, country), surprising: false }
+    if (city === undefined) return { param, text, city, others: [], nearest: nearestPlaces(gazetteer, text, country, 5, locale), surprising: false }
     const surprising = city.country !== country || (other !== undefined && haversineKm(ends[param]!, other) > FAR_KM)
     // A name with a country part says which town is meant: no other is offered.
     const others = text.includes(",")

@@ -2,6 +2,7 @@ import { LOCALE_TABLE, type LocaleCode } from "@tripsearch/core"
 import { type Html, html } from "./html.js"
 import { facetDate, formatLocalDate } from "./localDate.js"
 import type { MessageKey, Translate } from "./messages/catalogue.js"
+import { formatKm } from "./units.js"
 
 // The API's Search response, as far as the page reads it.
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -287,9 +288,9 @@ export interface AlongTheRoad {
 /** Which ends of a ride lie along the road: `{id}_m{meeting point}_{k}` and the like (the API's permanent ids). */
 const ALONG_ENDS = /_(m?)(\d+)_(m?)(\d+)$/
 
-/** A distance in the locale's way: tenths of a kilometre under 10 km, whole ones beyond. */
-export const formatKm = (meters: number, locale: LocaleCode): string =>
-  new Intl.NumberFormat(LOCALE_TABLE[locale].bcp47, { style: "unit", unit: "kilometer", maximumFractionDigits: meters < 10_000 ? 1 : 0 }).format(meters / 1000)
+
+/** A meeting point that `formatKm` would put at 0 km from the town searched: it is in the town. */
+const inTown = (meters: number): boolean => meters < 50
 
 /**
  * For a ride matched along the driver's road (`corridoring_type` CORRIDORING), where the traveller
@@ -308,12 +309,18 @@ export const alongTheRoad = (trip: Json, along: AlongTheRoad, locale: LocaleCode
   if (ends[1] === "m" && from !== undefined && along.from !== undefined) {
     const mp = trip.departure_meeting_point as Json | undefined
     const place = typeof mp?.name === "string" ? mp.name : (along.meetingPointName?.(Number(ends[2])) ?? String(trip.departure_place.city_name))
-    out.push({ end: "pickup", text: t("picked_up_along", { place, distance: formatKm(from, locale), town: along.from }) })
+    out.push({
+      end: "pickup",
+      text: inTown(from) ? t("picked_up_in_town", { place, town: along.from }) : t("picked_up_along", { place, distance: formatKm(from, locale), town: along.from })
+    })
   }
   const to = meters(trip.arrival_passenger_routing)
   if (ends[3] === "m" && to !== undefined && along.to !== undefined) {
     const place = along.meetingPointName?.(Number(ends[4])) ?? String(trip.arrival_place.city_name)
-    out.push({ end: "dropoff", text: t("dropped_off_along", { place, distance: formatKm(to, locale), town: along.to }) })
+    out.push({
+      end: "dropoff",
+      text: inTown(to) ? t("dropped_off_in_town", { place, town: along.to }) : t("dropped_off_along", { place, distance: formatKm(to, locale), town: along.to })
+    })
   }
   return out
 }

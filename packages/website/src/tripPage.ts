@@ -2,18 +2,29 @@ import type { LocaleCode } from "@tripsearch/core"
 import { type Html, html } from "./html.js"
 import { formatIsoLocal, formatLocalDate } from "./localDate.js"
 import type { MessageKey, Translate } from "./messages/catalogue.js"
+import { carColour } from "./carColour.js"
+import { labelled } from "./labelled.js"
 import { routeSvg } from "./routeSvg.js"
 import { mapBlock, type MapData, type PassengerEnds, passengerEnds } from "./tripMapData.js"
+import { formatDuration, formatKm } from "./units.js"
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const hoursMinutes = (seconds: number): string => `${Math.floor(seconds / 3600)} h ${String(Math.round((seconds % 3600) / 60)).padStart(2, "0")}`
+/**
+ * Oldest question first: the API lists threads in the feed's order, which says nothing of time
+ * (docs/API.md gives the threads no order). Equal times keep the API's order.
+ */
+export const threadsByDate = (threads: ReadonlyArray<Json>): ReadonlyArray<Json> =>
+  threads
+    .map((q, k) => ({ q, k, at: Date.parse(String(q.asked_at)) }))
+    .sort((a, b) => (Number.isNaN(a.at) || Number.isNaN(b.at) ? Number(Number.isNaN(a.at)) - Number(Number.isNaN(b.at)) : a.at - b.at) || a.k - b.k)
+    .map((e) => e.q)
 
 /** The driver's public questions and answers (the API's `threads` of the trip); nothing when there are none. */
 const questions = (threads: ReadonlyArray<Json>, locale: LocaleCode, t: Translate): Html =>
   threads.length === 0
     ? html``
-    : html`<section aria-labelledby="questions"><h2 id="questions">${t("questions")}</h2><dl class="qa">${threads.map(
+    : html`<section aria-labelledby="questions"><h2 id="questions">${t("questions")}</h2><dl class="qa">${threadsByDate(threads).map(
         (q) => html`<dt>${q.question} <small>(<time datetime="${q.asked_at}">${formatIsoLocal(String(q.asked_at), locale)}</time>)</small></dt>${
           typeof q.answer === "string"
             ? html`<dd class="answer">${q.answer}${
@@ -46,9 +57,11 @@ export const tripPage = (
   return {
     title,
     content: html`<h1>${title}</h1>
-<p>${t("departure")}: <strong>${formatLocalDate(String(trip.departure_date), locale)}</strong> · ${t("price")}: <strong class="price">${
-      trip.price.string_value
-    }</strong> · <span class="seats">${t("seats_left", { left: Number(trip.seats_left), seats: Number(trip.seats) })}</span>${
+<p>${labelled(t, t("departure"), html`<strong>${formatLocalDate(String(trip.departure_date), locale)}</strong>`)} · ${labelled(
+      t,
+      t("price"),
+      html`<strong class="price">${trip.price.string_value}</strong>`
+    )} · <span class="seats">${t("seats_left", { left: Number(trip.seats_left), seats: Number(trip.seats) })}</span>${
       Number(trip.seats_left) === 0 ? html` <span class="badge">${t("full")}</span>` : ""
     }</p>
 <p class="ends"><span data-end="pickup">${t("labelled", { label: t("pickup"), value: ends.pickup })}</span><br><span data-end="dropoff">${t("labelled", {
@@ -70,9 +83,9 @@ ${map !== undefined ? mapBlock(map.data, t("route_map"), map.leaflet) : ""}<figu
       t("route_map")
     )}</figure>
 <dl class="facts">
-<dt>${t("duration")}</dt><dd>${hoursMinutes(Number(trip.duration.value))}</dd>
-<dt>${t("distance")}</dt><dd>${Number(trip.distance.value)} km</dd>
-<dt>${t("car")}</dt><dd class="car">${car.make} ${car.model}${car.color !== undefined ? html`, ${car.color}` : ""} · ${t("comfort_stars", {
+<dt>${t("duration")}</dt><dd>${formatDuration(Number(trip.duration.value), locale)}</dd>
+<dt>${t("distance")}</dt><dd>${formatKm(Number(trip.distance.value) * 1000, locale)}</dd>
+<dt>${t("car")}</dt><dd class="car">${car.make} ${car.model}${typeof car.color === "string" ? html`, ${carColour(car.color, t)}` : ""} · ${t("comfort_stars", {
       stars: Number(car.comfort_nb_star)
     })}</dd>
 <dt>${t("seats")}</dt><dd>${t("seats_left", { left: Number(trip.seats_left), seats: Number(trip.seats) })}</dd>

@@ -1,8 +1,9 @@
 import polyline from "@mapbox/polyline"
-import { Gazetteer, type GazetteerCity } from "@tripsearch/gazetteer"
+import { CITY_NAME_LANGUAGES, Gazetteer, type GazetteerCity } from "@tripsearch/gazetteer"
 import { describe, expect, it } from "vitest"
 import { translatorOf } from "../src/messages/catalogue.js"
 import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
+import { suggestionLabels } from "../src/suggestionLabels.js"
 import { placeNotice, readPlaces } from "../src/placeReading.js"
 import { alongTheRoad, formatPriceRange, priceRanges } from "../src/searchPage.js"
 import { OSM_TILES, passengerEnds, roadOf, tripMapData } from "../src/tripMapData.js"
@@ -137,6 +138,55 @@ describe("nearest names", () => {
     expect(nearestPlaces(g, "Lyn", "FR").map((c) => c.id)).toEqual([3])
     expect(nearestPlaces(g, "Zzzzzz", "FR")).toEqual([])
   })
+
+  it("reads every name a town has, in every script, the page's language's first, and ue/oe/ae as umlauts", () => {
+    const entries = (names: Partial<Record<(typeof CITY_NAME_LANGUAGES)[number], string>>) => CITY_NAME_LANGUAGES.map((l) => names[l] ?? "")
+    const g = new Gazetteer(
+      [
+        city(1, "Warsaw", "PL", 52.23, 21.01, 1_700_000),
+        city(2, "Warsaw", "US", 41.24, -85.85, 14_000),
+        city(3, "Munich", "DE", 48.14, 11.58, 1_260_000),
+        city(4, "Renchen", "DE", 48.59, 8.01, 7_000),
+        city(5, "Moscow", "RU", 55.75, 37.62, 10_000_000),
+        city(6, "Prague", "CZ", 50.09, 14.42, 1_160_000)
+      ],
+      new Map([
+        [1, entries({ pl: "Warszawa", de: "Warschau", ru: "Варшава" })],
+        [3, entries({ de: "München", cs: "Mnichov", ru: "Мюнхен" })],
+        [5, entries({ ru: "Москва", uk: "Москва", pl: "Moskwa" })],
+        [6, entries({ cs: "Praha", de: "Prag" })]
+      ])
+    )
+    expect(nearestPlaces(g, "Warszwa", "PL", 5, "pl_PL").map((c) => c.id)).toEqual([1])
+    expect(nearestPlaces(g, "Мосвка", "RU", 5, "ru_RU").map((c) => c.id)).toEqual([5])
+    expect(nearestPlaces(g, "Prha", "CZ", 5, "cs_CZ").map((c) => c.id)).toEqual([6])
+    // Muenchen is München with no slip: before Renchen, two slips away.
+    expect(nearestPlaces(g, "Muenchen", "DE", 5, "de_DE").map((c) => c.id)).toEqual([3, 4])
+    // One slip from Warsaw: the Polish town first on a Polish page, as its country is the locale's.
+    expect(nearestPlaces(g, "Warsaww", "PL", 5, "pl_PL").map((c) => c.id)).toEqual([1, 2])
+    expect(nearestPlaces(g, "Warsaww", "US", 5, "en_GB").map((c) => c.id)).toEqual([2, 1])
+  })
+
+  it("offers the towns a traveller meant in the gazetteer, in a few milliseconds, without making a search place of a misspelling", () => {
+    const g = Gazetteer.shared()
+    const first = (text: string, locale: "pl_PL" | "ru_RU" | "sr_Latn_RS" | "cs_CZ" | "de_DE") => {
+      const c = nearestPlaces(g, text, { pl_PL: "PL", ru_RU: "RU", sr_Latn_RS: "RS", cs_CZ: "CZ", de_DE: "DE" }[locale], 5, locale)[0]
+      return c === undefined ? undefined : (g.nameIn(c, locale) ?? c.name)
+    }
+    expect(first("Warszwa", "pl_PL")).toBe("Warszawa")
+    expect(first("Мосвка", "ru_RU")).toBe("Москва")
+    expect(first("Берлн", "ru_RU")).toBe("Берлин")
+    expect(first("Beogrd", "sr_Latn_RS")).toBe("Beograd")
+    expect(first("Prha", "cs_CZ")).toBe("Praha")
+    expect(first("Muenchen", "de_DE")).toBe("München")
+    expect(first("Koeln", "de_DE")).toBe("Köln")
+    // The rules of place names are unchanged: Muenchen is no search place (docs/API.md).
+    expect(g.resolveCity("Muenchen", "DE")._tag).toBe("None")
+    // The same answer every time; a call takes milliseconds once the names are indexed.
+    const started = performance.now()
+    for (let k = 0; k < 20; k++) expect(first("Muenchen", "de_DE")).toBe("München")
+    expect((performance.now() - started) / 20).toBeLessThan(200)
+  })
 })
 
 describe("what a name was read as", () => {
@@ -167,7 +217,7 @@ describe("what a name was read as", () => {
     expect(reads[0]!.city).toBeUndefined()
     expect(reads[0]!.nearest.map((c) => c.id)).toEqual([1, 2])
     const notice = placeNotice(g, reads, new Map([["fn", "Pariss"]]), "fr_FR", translatorOf("fr_FR"))!.text
-    expect(notice).toContain("Nous ne connaissons pas de lieu appelé « Pariss ».")
+    expect(notice).toContain("Nous ne connaissons pas de lieu appelé «\u202fPariss\u202f».")
     expect(notice).toContain(">Paris, France</a>")
   })
 })
@@ -238,11 +288,11 @@ describe("a ride matched along the driver's road", () => {
 
   it("says where the traveller is picked up and dropped off, how far from the towns searched, in the page's language", () => {
     expect(said(ride("t1_m5_2", "CORRIDORING", mp))).toEqual(["pickup|Picked up at Gare de Mâcon-Ville, 0.6 km from Mâcon"])
-    expect(said(ride("t1_m5_2", "CORRIDORING", mp), "fr_FR")).toEqual(["pickup|Prise en charge : Gare de Mâcon-Ville (Mâcon à 0,6\u202fkm)"])
+    expect(said(ride("t1_m5_2", "CORRIDORING", mp), "fr_FR")).toEqual(["pickup|Prise en charge\u202f: Gare de Mâcon-Ville (Mâcon à 0,6\u202fkm)"])
     // No preposition before the town: none that fits every town's name ("de Orléans", "à Le Havre").
     expect(said(ride("t1_m5_m9", "CORRIDORING", mp), "fr_FR", { ...along, from: "Orléans", to: "Le Havre" })).toEqual([
-      "pickup|Prise en charge : Gare de Mâcon-Ville (Orléans à 0,6\u202fkm)",
-      "dropoff|Dépose : Aire de Lyon-Nord (Le Havre à 12\u202fkm)"
+      "pickup|Prise en charge\u202f: Gare de Mâcon-Ville (Orléans à 0,6\u202fkm)",
+      "dropoff|Dépose\u202f: Aire de Lyon-Nord (Le Havre à 12\u202fkm)"
     ])
     expect(said(ride("t1_0_m9", "CORRIDORING"))).toEqual(["dropoff|Dropped off at Aire de Lyon-Nord, 12 km from Lyon"])
     expect(said(ride("t1_m5_m9", "CORRIDORING", mp), "cs_CZ")).toEqual([
@@ -298,5 +348,29 @@ describe("the price facet's ranges", () => {
     expect(formatPriceRange(27, 28, "EUR", "fr_FR").replace(/\s/g, " ")).toBe("27–28 €")
     expect(formatPriceRange(27, 28, "GBP", "en_GB")).toBe("£27 – £28")
     expect(formatPriceRange(1000, 2000, "CZK", "cs_CZ").replace(/\s/g, " ")).toBe("1 000–2 000 Kč")
+  })
+})
+
+describe("a place field's suggestions", () => {
+  it("read differently, each town named with the larger town near it when the list has its namesake", () => {
+    const g = Gazetteer.shared()
+    for (const [q, locale] of [["Lyons", "fr_FR"], ["Берлингтон", "ru_RU"], ["Burlington", "uk_UA"], ["Springfield", "en_GB"], ["Paris", "pl_PL"]] as const) {
+      const labels = suggestionLabels(g.suggest(q, locale, 8), locale, translatorOf(locale))
+      expect(new Set(labels).size, labels.join("; ")).toBe(labels.length)
+    }
+    const fr = suggestionLabels(g.suggest("Lyons", "fr_FR", 8), "fr_FR", translatorOf("fr_FR"))
+    expect(fr.every((l) => /^Lyons \(vers [^)]+\), (États-Unis|Australie)$/.test(l)), fr.join("; ")).toBe(true)
+    const ru = suggestionLabels(g.suggest("Берлингтон", "ru_RU", 8), "ru_RU", translatorOf("ru_RU"))
+    expect(ru).toContain("Берлингтон (недалеко от населённого пункта Гринсборо), Соединенные Штаты")
+  })
+
+  it("fall back on coordinates when the larger town near them is the same", () => {
+    const same = { name: "Lyons", countryCode: "US", population: 3_000, near: "Geneva" }
+    const labels = suggestionLabels(
+      [{ ...same, id: 1, lat: 43.06, lon: -76.99 }, { ...same, id: 2, lat: 42.9, lon: -77.1 }, { id: 3, name: "Lyon", countryCode: "FR", population: 500_000, lat: 45.76, lon: 4.84 }],
+      "en_GB",
+      translatorOf("en_GB")
+    )
+    expect(labels).toEqual(["Lyons (near Geneva), United States (43.06°, -76.99°)", "Lyons (near Geneva), United States (42.90°, -77.10°)", "Lyon, France"])
   })
 })

@@ -57,10 +57,10 @@ describe("the message catalogue", () => {
     // French elides and contracts "de" and "à" before some (d'Orléans, au Havre). The names are the
     // traveller's or the gazetteer's, in the nominative: they are set apart instead.
     for (const language of ["cs", "sk", "pl", "hr", "sr", "ru", "uk", "fr"]) {
-      expect(CATALOGUES[language]!.search_results_title, language).toMatch(/ ?: \{from\} → \{to\}$/)
+      expect(CATALOGUES[language]!.search_results_title, language).toMatch(/[ \u202f]?: \{from\} → \{to\}$/)
     }
     expect(translatorOf("ru_RU")("search_results_title", { from: "Москва", to: "Тверь" })).toBe("Поездки: Москва → Тверь")
-    expect(translatorOf("fr_FR")("search_results_title", { from: "Orléans", to: "Le Havre" })).toBe("Covoiturages : Orléans → Le Havre")
+    expect(translatorOf("fr_FR")("search_results_title", { from: "Orléans", to: "Le Havre" })).toBe("Covoiturages\u202f: Orléans → Le Havre")
     for (const k of ["picked_up_along", "dropped_off_along"] as const) expect(CATALOGUES["fr"]![k], k).not.toMatch(/\b(de|à) \{town\}/)
   })
 

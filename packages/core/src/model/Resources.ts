@@ -282,11 +282,12 @@ export const PlacesResponse = Schema.Struct({
       country_code: Schema.String,
       latitude: Schema.Number,
       longitude: Schema.Number,
-      population: Int
+      population: Int,
+      near: Schema.optional(Schema.String)
     }).annotations({
       identifier: "PlaceSuggestion",
       description:
-        "A city of the gazetteer: its GeoNames `id`, its `name` in the locale's language (its GeoNames name where the locale has none), its country (ISO 3166-1 alpha-2), coordinates and population. Given as `fn` or `tn`, its `name` resolves by the rules of `fn`: among cities of that name, the locale's country first, then the largest population."
+        "A city of the gazetteer: its GeoNames `id`, its `name` in the locale's language (its GeoNames name where the locale has none), its country (ISO 3166-1 alpha-2), coordinates and population. When another city of the answer has the same name and country, `near` tells them apart: the nearest town of that country, within 300 km, with more inhabitants than the city and at least 10,000, under another name, named in the locale's language (absent otherwise, or when there is no such town). Given as `fn` or `tn`, its `name` resolves by the rules of `fn`: among cities of that name, the locale's country first, then the largest population."
     })
   )
 }).annotations({

@@ -11,6 +11,11 @@ export interface PlaceSuggestion {
   readonly lat: number
   readonly lon: number
   readonly population: number
+  /**
+   * When another city of the same answer has the same name and country: the nearest larger town
+   * of that country, named in the locale, so that the two read differently.
+   */
+  readonly near?: string | undefined
 }
 
 /**

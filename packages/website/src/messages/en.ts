@@ -125,7 +125,25 @@ export const en = {
   page_past_last: "Page {page} is past the end: the results fill {pages, plural, one {# page} other {# pages}}.",
   last_page: "Go to the last page",
   places_missing: "Enter where you leave from, where you are going, or both.",
-  currency: "Currency"
+  currency: "Currency",
+  picked_up_in_town: "Picked up at {place}, in {town} itself",
+  dropped_off_in_town: "Dropped off at {place}, in {town} itself",
+  trip_gone_title: "This ride is no longer offered",
+  trip_gone_text: "The driver may have cancelled it, or the link to it is wrong. Search for another ride:",
+  near_town: "{name} (near {town})",
+  color_black: "Black",
+  color_white: "White",
+  color_grey: "Grey",
+  color_dark_grey: "Dark grey",
+  color_silver: "Silver",
+  color_dark_blue: "Dark blue",
+  color_blue: "Blue",
+  color_red: "Red",
+  color_green: "Green",
+  color_beige: "Beige",
+  color_brown: "Brown",
+  color_yellow: "Yellow",
+  color_orange: "Orange"
 } as const
 
 export type MessageKey = keyof typeof en
