@@ -229,22 +229,39 @@ export class Gazetteer {
     })
   }
 
+  /** `nearLargerTown`'s answers by city and locale (null: none), emptied past `LOCAL_NAME_MEMO`. */
+  private readonly nearTowns = new Map<string, string | null>()
+
   /**
    * The town that tells a city from its namesakes in a list: the nearest of its country with more
    * inhabitants than it and at least `NEAR_TOWN_MIN` (GeoNames has no names of regions here),
    * within `NEAR_TOWN_KM`, not of the same name; named in the locale. Ties: the smaller id.
+   * Remembered: a prefix typed letter by letter asks for the same namesakes again and again, and
+   * the place suggestions' p99 (docs/PERFORMANCE.md) has no room for a walk over a country's
+   * towns at each call. A town more than `NEAR_TOWN_KM` away in latitude is skipped unmeasured.
    */
   private nearLargerTown(city: GazetteerCity, name: string, locale: LocaleCode): string | undefined {
+    const key = `${city.id}|${locale}`
+    const known = this.nearTowns.get(key)
+    if (known !== undefined) return known ?? undefined
+    const minPopulation = Math.max(NEAR_TOWN_MIN, city.population + 1)
+    const latKm = 111.2
     let best: GazetteerCity | undefined
     let bestKm = NEAR_TOWN_KM
-    for (const other of this.citiesOf(city.country, Math.max(NEAR_TOWN_MIN, city.population + 1))) {
+    // Largest first: the list's towns under `minPopulation` end the walk.
+    for (const other of this.byCountry.get(city.country) ?? []) {
+      if (other.population < minPopulation) break
+      if (Math.abs(other.lat - city.lat) * latKm > bestKm) continue
       const km = haversineKm(city.lat, city.lon, other.lat, other.lon)
       if (km > bestKm || (km === bestKm && best !== undefined && other.id > best.id)) continue
       if ((this.nameIn(other, locale) ?? other.name) === name) continue
       best = other
       bestKm = km
     }
-    return best === undefined ? undefined : (this.nameIn(best, locale) ?? best.name)
+    const near = best === undefined ? undefined : (this.nameIn(best, locale) ?? best.name)
+    if (this.nearTowns.size >= LOCAL_NAME_MEMO) this.nearTowns.clear()
+    this.nearTowns.set(key, near ?? null)
+    return near
   }
 
   /** Builds what `suggest` searches now rather than at the first suggestion (about 0.5 s). */
