@@ -77,7 +77,7 @@ Every path of this document answers \`GET\`, \`HEAD\` and \`OPTIONS\`. \`HEAD\` 
 
 ## Keys, quotas and caching
 
-The key goes in the \`key\` header or the \`key\` query parameter (the header wins); it is never echoed in links. The key is checked before the parameters: without one a request is 401, with a wrong one 403, and over its quota 429, whatever else is wrong with it (but a query string whose percent-encoding is broken, a 400: its key cannot be read from it). A basic key has 10,000 requests per UTC day; every keyed answer carries \`X-RateLimit-Limit-day\` and \`X-RateLimit-Remaining-day\`. Answers 200 and 404 count against the quota; 400, 401, 403 and 429 do not. A 200 carries \`Cache-Control: private, max-age=600\`, an error \`no-store\`. A parameter given twice is a 400; an unknown parameter is ignored; an optional parameter sent empty counts as absent.
+The key goes in the \`key\` header or the \`key\` query parameter (the header wins); it is never echoed in links. The key is checked before the parameters: without one a request is 401, with a wrong one 403, and over its quota 429, whatever else is wrong with it (but a query string whose percent-encoding is broken is a 400 at once when no key is in the \`key\` header: the query's key cannot be read from it). A basic key has 10,000 requests per UTC day; every keyed answer carries \`X-RateLimit-Limit-day\` and \`X-RateLimit-Remaining-day\`. Answers 200 and 404 count against the quota; 400, 401, 403 and 429 do not. A 200 carries \`Cache-Control: private, max-age=600\`, an error \`no-store\`. A parameter given twice is a 400; an unknown parameter is ignored; an optional parameter sent empty counts as absent.
 
 ## XML
 

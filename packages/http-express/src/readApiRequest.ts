@@ -77,7 +77,7 @@ export const DEFAULT_MAX_URL_LENGTH = 8 * 1024
 // non-empty path segment.
 const API_ROUTE = /^\/api\/v2\/trips(?:\/([^/]+?))?(\/threads)?\/?$/i
 const HEALTH_ROUTE = /^\/health\/?$/i
-const OPENAPI_ROUTE = /^\/api\/v2\/openapi\.json$/i
+const OPENAPI_ROUTE = /^\/api\/v2\/openapi\.json\/?$/i
 const PLACES_ROUTE = /^\/api\/v2\/places\/?$/i
 
 const SEARCH_ROUTE = /^\/api\/v2\/trips\/?$/i
@@ -132,8 +132,10 @@ const refused = (
  * Reads a request, in the order the service answers it: the target length (414), the method
  * (405 but GET, HEAD and OPTIONS), a body (413), the route (`/health`, `/api/v2/openapi.json`;
  * the API routes; else 404 `resource.not_found`), `OPTIONS` (answered there), the query
- * string's percent-encoding (400: the query's key cannot be read), then `_format` and `Accept`.
- * A bad `_format` or trip id percent-encoding is a 400 too, given after the key's check
+ * string's percent-encoding (400 at once when no key is in the header: the query's cannot be
+ * read), then `_format` and `Accept`.
+ * A bad `_format`, trip id percent-encoding, or a query string's with a key in the header, is a
+ * 400 too, given after the key's check
  * (`invalid`). HEAD is read as GET.
  * Pure: no use-case runs here.
  */
@@ -198,7 +200,13 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     parsed = parseQuery(query)
   } catch (error) {
     if (!(error instanceof MalformedQuery)) throw error
-    return refused(formatOr(undefined, accept), { status: 400, token: "parameter.invalid", message: error.message }, {}, true)
+    const headerKey = headerOf(request.headers, "key")
+    // The query's key cannot be read from it: only a key in the header is checked first.
+    if (headerKey === undefined || headerKey === "") {
+      return refused(formatOr(undefined, accept), { status: 400, token: "parameter.invalid", message: error.message }, {}, true)
+    }
+    parsed = Object.create(null) as ParsedQuery
+    invalid ??= { parameter: error.parameter, message: error.message }
   }
   const choice = negotiateFormat(parsed._format, accept)
   if (choice._tag === "InvalidFormat") invalid ??= { parameter: "_format", message: choice.message }

@@ -163,6 +163,8 @@ describe("answers of a real listening server validate against the document", () 
     const served = (await response.json()) as Json
     expect(served).toEqual(JSON.parse(JSON.stringify(openApiDocument("https://api.test"))))
     expect(served.servers).toEqual([{ url: "https://api.test" }])
+    // Paths take one trailing slash and any case, as every other path of the service does.
+    for (const path of ["/api/v2/openapi.json/", "/API/V2/OPENAPI.JSON"]) expect((await fetch(`${running.base}${path}`)).status, path).toBe(200)
   })
 
   it("validates 200 generated searches", async () => {

@@ -46,6 +46,15 @@ describe("readApiRequest", () => {
     })
     expect(read("/api/v2/trips?_format=xml&_format=json")).toMatchObject({ format: "json", invalid: { parameter: "_format" } })
     expect(read("/api/v2/trips?_format=xml")).not.toHaveProperty("invalid")
+    // A broken query string: its key cannot be read, but one in the header can be checked first.
+    expect(read("/api/v2/trips?fn=%ZZ")).toMatchObject({ _tag: "Refused", reply: { status: 400 } })
+    expect(read("/api/v2/trips?fn=%ZZ&key=k")).toMatchObject({ _tag: "Refused", reply: { status: 400 } })
+    expect(read("/api/v2/trips?fn=%ZZ", { key: "k" })).toMatchObject({
+      _tag: "UseCase",
+      keys: { header: "k", query: undefined },
+      params: {},
+      invalid: { parameter: "fn", message: "fn: malformed percent-encoding in the query string" }
+    })
   })
 
   it("reads HEAD as GET, and answers OPTIONS on a resource (a preflight when it has Origin and Access-Control-Request-Method)", () => {
