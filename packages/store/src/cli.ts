@@ -27,8 +27,10 @@ next server start reads it instead of scanning the store: --snapshot is its path
 SQLite store, the store's path + .index, where the server looks by default; for PostgreSQL, the
 database itself, where every replica looks by default), or off.`
 
-/** "1 error", "3 errors". */
-const errorCount = (n: number): string => `${n} ${n === 1 ? "error" : "errors"}`
+/** "1 error", "3 errors"; "1 trip", "2 trips". */
+const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+const errorCount = (n: number): string => counted(n, "error", "errors")
+const tripCount = (n: number): string => counted(n, "trip", "trips")
 
 class UsageError extends Error {}
 
@@ -93,7 +95,7 @@ const snapshotLine = async (db: string, path: string | typeof IN_STORE): Promise
     const how = load.from === "snapshot" ? `the previous snapshot and ${load.changes} change(s)` : "the store"
     // The database's copy also takes its upload: said, since an operator waits for it.
     const all = path === IN_STORE ? `; ${((performance.now() - t0) / 1000).toFixed(1)} s with its upload` : ""
-    return `index snapshot ${label}: written at seq ${seq} (${index.size} trips, from ${how} in ${(load.ms / 1000).toFixed(1)} s${all})`
+    return `index snapshot ${label}: written at seq ${seq} (${tripCount(index.size)}, from ${how} in ${(load.ms / 1000).toFixed(1)} s${all})`
   } finally {
     await runtime.dispose()
   }
@@ -102,10 +104,10 @@ const snapshotLine = async (db: string, path: string | typeof IN_STORE): Promise
 /** What an import did, in the words of one line. */
 const importSummary = ({ imported, unchanged, seq }: { imported: number; unchanged: number; seq: number }): string =>
   imported === unchanged
-    ? `nothing changed (${imported === 0 ? "no trips" : `${imported} trips, each stored already as given`}; seq ${seq})`
+    ? `nothing changed (${imported === 0 ? "no trips" : `${tripCount(imported)}, each stored already as given`}; seq ${seq})`
     : unchanged === 0
-      ? `imported ${imported} trips (seq ${seq})`
-      : `imported ${imported} trips, ${unchanged} of them unchanged (seq ${seq})`
+      ? `imported ${tripCount(imported)} (seq ${seq})`
+      : `imported ${tripCount(imported)}, ${unchanged} of them unchanged (seq ${seq})`
 
 const noExtra = (positionals: ReadonlyArray<string>, expected: number) => {
   if (positionals.length > expected) throw new UsageError(`unexpected argument: ${positionals[expected]}`)
@@ -137,7 +139,7 @@ export const main = async (argv: ReadonlyArray<string>, out = process.stdout, er
             const result = await store.importMeetingPoints(meetingPoints)
             if (result.ok) {
               imported = true
-              out.write(`${meetingPoints}: ${result.imported} meeting points (${result.unchanged} unchanged), stops along the road changed on ${result.trips} trips\n`)
+              out.write(`${meetingPoints}: ${counted(result.imported, "meeting point", "meeting points")} (${result.unchanged} unchanged), stops along the road changed on ${tripCount(result.trips)}\n`)
             } else {
               failed = true
               err.write(`${meetingPoints}: rejected, nothing imported (${errorCount(result.errors.length)})\n`)
@@ -237,4 +239,14 @@ const isEntry = (() => {
     return false
   }
 })()
-if (isEntry) process.exitCode = await main(process.argv.slice(2))
+if (isEntry) {
+  // A reader that stops early (`| head`) is not a reason to stop an import halfway to its
+  // snapshot: what cannot be written to it is dropped, and the command finishes its work.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") return
+    process.stderr.write(`tripsearch-store: cannot write to standard output: ${e.message}\n`)
+    process.exitCode = 1
+  })
+  const code = await main(process.argv.slice(2))
+  if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = code
+}

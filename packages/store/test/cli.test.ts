@@ -1,5 +1,5 @@
 import polyline from "@mapbox/polyline"
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync, spawn, spawnSync } from "node:child_process"
 import { existsSync, readdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -70,7 +70,7 @@ describe("tripsearch-store CLI", () => {
       `index snapshot ${other}: written at seq 5 (4 trips, from the store in `
     )
     const off = await capture(["import", "--db", db, "--snapshot", "off", tmp.write("four.ndjson", feed([tripInput("e")]))])
-    expect(off).toEqual({ code: 0, out: `${tmp.path("four.ndjson")}: imported 1 trips (seq 6)\n`, err: "" })
+    expect(off).toEqual({ code: 0, out: `${tmp.path("four.ndjson")}: imported 1 trip (seq 6)\n`, err: "" })
     expect((await capture(["import", "--db", db, "--snapshot", "", "f"])).err).toContain("--snapshot needs a PATH, or off")
   })
 
@@ -115,7 +115,7 @@ describe("tripsearch-store CLI", () => {
       for (const db of [tmp.path("mp.db"), database.url]) {
         const snapshot = ["--snapshot", "off"]
         const first = await capture(["import", "--db", db, ...snapshot, "--meeting-points", on, trips])
-        expect(first).toEqual({ code: 0, out: `${on}: 1 meeting points (0 unchanged), stops along the road changed on 0 trips\n${trips}: imported 1 trips (seq 1)\n`, err: "" })
+        expect(first).toEqual({ code: 0, out: `${on}: 1 meeting point (0 unchanged), stops along the road changed on 0 trips\n${trips}: imported 1 trip (seq 1)\n`, err: "" })
         const stopsOf = async () => {
           const layer = db.startsWith("postgres") ? (await import("@tripsearch/storage-postgres")).PostgresTripStore.layer(db) : SqliteTripStore.layer(db)
           return Effect.runPromise(Effect.flatMap(TripStore, (s) => s.getTrip("road")).pipe(Effect.provide(layer), Effect.scoped)).then((t) => (t as any).value.roadStops?.map((s: { mp: number }) => s.mp))
@@ -123,7 +123,7 @@ describe("tripsearch-store CLI", () => {
         expect(await stopsOf()).toEqual([7])
         expect(await capture(["import", "--db", db, ...snapshot, "--meeting-points", off])).toEqual({
           code: 0,
-          out: `${off}: 1 meeting points (0 unchanged), stops along the road changed on 1 trips\n`,
+          out: `${off}: 1 meeting point (0 unchanged), stops along the road changed on 1 trip\n`,
           err: ""
         })
         expect(await stopsOf()).toBeUndefined()
@@ -209,10 +209,26 @@ describe("tripsearch-store CLI", () => {
     const db = tmp.path("store.db")
     const file = tmp.write("one.ndjson", feed([tripInput("a")]))
     expect(execFileSync(process.execPath, [cli, "import", "--db", db, file], { encoding: "utf8" })).toMatch(
-      new RegExp(`^${escape(file)}: imported 1 trips \\(seq 1\\)\nindex snapshot ${escape(db)}\\.index: written at seq 1 \\(1 trips, from the store in \\d+\\.\\d s\\)\n$`)
+      new RegExp(`^${escape(file)}: imported 1 trip \\(seq 1\\)\nindex snapshot ${escape(db)}\\.index: written at seq 1 \\(1 trip, from the store in \\d+\\.\\d s\\)\n$`)
     )
     const bad = spawnSync(process.execPath, [cli, "keys"], { encoding: "utf8" })
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain("keys needs a subcommand")
+  })
+
+  it("finishes an import and its snapshot when the reader of its output has gone (`| head -c 1`), exit 0", async () => {
+    const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url))
+    const db = tmp.path("store.db")
+    const file = tmp.write("many.ndjson", feed(Array.from({ length: 50 }, (_, k) => tripInput(`t${k}`))))
+    const child = spawn(process.execPath, [cli, "import", "--db", db, file], { stdio: ["ignore", "pipe", "pipe"] })
+    // The reader closes its end before the command writes a line.
+    child.stdout.destroy()
+    let stderr = ""
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+    expect(stderr).toBe("")
+    expect(code).toBe(0)
+    expect(existsSync(`${db}.index`)).toBe(true)
+    expect(execFileSync(process.execPath, [cli, "import", "--db", db, file], { encoding: "utf8" })).toContain("nothing changed (50 trips, each stored already as given; seq 50)")
   })
 })

@@ -49,18 +49,18 @@ describe("the store command and the feed's rules", () => {
 
   it("a byte-order mark at the very start, and CRLF line ends, are read as a Windows editor writes them", () => {
     const path = writeBytes(tmp.path("windows.ndjson"), Buffer.concat([BOM, Buffer.from(feed([tripInput("w1")]).replace(/\n/g, "\r\n"))]))
-    expect(execFileSync(process.execPath, [cli, "import", "--db", tmp.path("store.db"), "--snapshot", "off", path], { encoding: "utf8" })).toBe(`${path}: imported 1 trips (seq 1)\n`)
+    expect(execFileSync(process.execPath, [cli, "import", "--db", tmp.path("store.db"), "--snapshot", "off", path], { encoding: "utf8" })).toBe(`${path}: imported 1 trip (seq 1)\n`)
   })
 
   it("an empty file says nothing changed and moves nothing", () => {
     const store = tmp.path("store.db")
     const first = tmp.write("first.ndjson", feed([tripInput("e1")]))
-    expect(runCli("import", "--db", store, "--snapshot", "off", first).stdout).toBe(`${first}: imported 1 trips (seq 1)\n`)
+    expect(runCli("import", "--db", store, "--snapshot", "off", first).stdout).toBe(`${first}: imported 1 trip (seq 1)\n`)
     const before = state(db)
     const empty = tmp.write("empty.ndjson", "")
     const again = runCli("import", "--db", store, "--snapshot", "off", empty, first)
     expect(again.status).toBe(0)
-    expect(again.stdout).toBe(`${empty}: nothing changed (no trips; seq 1)\n${first}: nothing changed (1 trips, each stored already as given; seq 1)\n`)
+    expect(again.stdout).toBe(`${empty}: nothing changed (no trips; seq 1)\n${first}: nothing changed (1 trip, each stored already as given; seq 1)\n`)
     expect(state(db)).toEqual(before)
   })
 })
