@@ -146,8 +146,12 @@ export interface PriceRange {
  * The API's price filter is inclusive at both ends, so no range can select one whole unit alone
  * (27 to 28 takes the rides at 28.00 too). A range is cut where the next whole unit has no ride,
  * so that its count is the facet's sum exactly; where the prices leave no such gap, the ranges
- * share their ends and their counts are not shown, since the facet cannot tell them.
+ * share their ends and their counts are not shown, since the facet cannot tell them; so too
+ * when one range cut at gaps would hold over `LOPSIDED` of the rides.
  */
+/** The share of the rides beyond which one exact range makes the price facet useless. */
+export const LOPSIDED = 0.6
+
 export const priceRanges = (items: ReadonlyArray<{ readonly value: number; readonly count: number }>, parts = 5): ReadonlyArray<PriceRange> => {
   const floors = items.filter((i) => i.count > 0).sort((a, b) => a.value - b.value)
   const total = floors.reduce((n, i) => n + i.count, 0)
@@ -168,7 +172,11 @@ export const priceRanges = (items: ReadonlyArray<{ readonly value: number; reado
     return out
   }
   const exact = cut(true)
-  return exact.length >= 2 || floors.length < 2 ? exact : cut(false)
+  if (floors.length < 2) return exact
+  // A range holding most rides (23–53 € (808) beside 54–55 € (2)) narrows nothing: balanced
+  // ranges, even with shared ends and fewer counts, are the better choice then.
+  const lopsided = exact.some((r) => r.count !== undefined && r.count > LOPSIDED * total)
+  return exact.length >= 2 && !lopsided ? exact : cut(false)
 }
 
 /** A price range in the locale's way with the search's currency: `27–28 €`, `£27 – £28`. */

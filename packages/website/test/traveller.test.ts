@@ -338,7 +338,31 @@ describe("the price facet's ranges", () => {
       }
       // Every ride's price lies in a range.
       for (const p of prices) expect(ranges.some((r) => p >= r.min && p <= r.max)).toBe(true)
+      // A range holding over 60% of the rides, counted by brute force, is left only when the
+      // balanced ranges (cut at a fifth of the rides, gap or not) are those very ranges.
+      const sorted = [...items].sort((a, b) => a.value - b.value)
+      const balanced: Array<[number, number]> = []
+      let start = 0
+      let sum = 0
+      sorted.forEach((item, k) => {
+        sum += item.count
+        if (k === sorted.length - 1 || sum >= prices.length / 5) {
+          balanced.push([sorted[start]!.value, item.value + 1])
+          start = k + 1
+          sum = 0
+        }
+      })
+      const lopsided = ranges.some((r) => r.count !== undefined && prices.filter((p) => p >= r.min && p <= r.max).length > 0.6 * prices.length)
+      if (lopsided && items.length >= 2) expect(ranges.map((r) => [r.min, r.max])).toEqual(balanced)
     }
+    // Paris–Lyon: 808 rides from 23 to 53, 2 at 54: five balanced ranges rather than 808 beside 2.
+    const paris = [...Array.from({ length: 30 }, (_, k) => ({ value: 23 + k, count: k < 28 ? 27 : 26 })), { value: 54, count: 2 }]
+    expect(paris.reduce((n, i) => n + i.count, 0)).toBe(810)
+    const ranges = priceRanges(paris)
+    expect(ranges.length).toBeGreaterThanOrEqual(4)
+    expect(ranges.every((r) => (r.count ?? 0) <= 0.6 * 810)).toBe(true)
+    expect(ranges[0]!.min).toBe(23)
+    expect(ranges.at(-1)!.max).toBe(55)
     // Whole prices side by side: 27 and 28 cannot be told apart; the range says 27 to 28, no count.
     expect(priceRanges([{ value: 27, count: 27 }, { value: 28, count: 3 }])).toEqual([{ min: 27, max: 28, count: undefined }, { min: 28, max: 29, count: 3 }])
     expect(priceRanges([{ value: 12, count: 4 }, { value: 30, count: 2 }])).toEqual([{ min: 12, max: 13, count: 4 }, { min: 30, max: 31, count: 2 }])
