@@ -503,6 +503,52 @@ describe("the website over rides with roads and meeting points, in a real browse
     await context.close()
   })
 
+  it("fr_FR: a Lyons picked among its namesakes is the one searched, named with its near town, the others offered; editing the field drops the pick", async () => {
+    const context = await contextWith({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    const suggested = (await (await fetch(`${base}/places/suggest?q=Lyons&locale=fr_FR`)).json()) as { places: Array<Json> }
+    const wanted = suggested.places.find((p) => p.label === "Lyons (vers Vidalia), États-Unis")!
+    const biggest = suggested.places.filter((p) => p.country_code === "US").sort((a, b) => b.population - a.population)[0] ?? suggested.places[0]!
+    expect(wanted).toBeDefined()
+    await page.goto(`${base}/search?locale=fr_FR`)
+    const from = page.locator("#fn")
+    await from.pressSequentially("Lyons", { delay: 30 })
+    const options = page.locator("#fn-suggestions li[role=option]")
+    await options.first().waitFor()
+    await options.filter({ hasText: /^Lyons \(vers Vidalia\), États-Unis$/ }).click()
+    // The field shows the town and its country; the town picked rides beside it.
+    expect(await from.inputValue()).toBe("Lyons, États-Unis")
+    await Promise.all([page.waitForURL(/\/search\?.*fn=/), page.locator("form[role=search] button[type=submit]").click()])
+    const url = new URL(page.url())
+    expect(url.searchParams.get("fn")).toBe("Lyons, États-Unis")
+    expect(url.searchParams.get("fid")).toBe(String(wanted.id))
+    expect(url.searchParams.has("fc")).toBe(false)
+    expect(await page.locator("h1").textContent()).toContain("Lyons (vers Vidalia)")
+    const stop = (await mapDataOf(page)).stops[0]
+    expect([stop.lat, stop.lon]).toEqual([wanted.latitude, wanted.longitude])
+    expect(stop.label).toBe("Départ\u202f: Lyons (vers Vidalia), États-Unis")
+    // Said which Lyons, and the others of that name offered, each a link to that very town.
+    const notice = page.locator('.place-understood[data-param="fn"]')
+    expect((await notice.locator("p").first().textContent())!).toContain("Lyons (vers Vidalia), États-Unis")
+    const others = notice.locator("a")
+    expect(await others.count()).toBeGreaterThan(0)
+    const otherLabel = (await others.first().textContent())!
+    expect(otherLabel).toMatch(/^Lyons \(vers [^)]+\), États-Unis$/)
+    expect(otherLabel).not.toContain("Vidalia")
+    await Promise.all([page.waitForURL((u) => u.searchParams.get("fid") !== String(wanted.id)), others.first().click()])
+    expect(await page.locator("h1").textContent()).toContain(otherLabel.split(",")[0]!)
+    expect(await page.locator("#fn").inputValue()).toBe("Lyons, États-Unis")
+    // Edited after the pick: the name alone, read as the API reads it (the most populous namesake).
+    await page.goto(`${base}/search?locale=fr_FR&fn=${encodeURIComponent("Lyons, États-Unis")}&fid=${wanted.id}`)
+    await from.fill("")
+    await from.pressSequentially("Lyons, États-Unis", { delay: 10 })
+    await page.keyboard.press("Escape")
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has("fid")), page.locator("form[role=search] button[type=submit]").click()])
+    const read = (await mapDataOf(page)).stops[0]
+    expect([read.lat, read.lon]).toEqual([biggest.latitude, biggest.longitude])
+    await context.close()
+  })
+
   it("de_DE -> pl_PL: heads the page with the towns understood, and the language link carries them in Polish", async () => {
     const context = await contextWith({ viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()

@@ -229,6 +229,16 @@ export class Gazetteer {
     })
   }
 
+  /**
+   * The larger town near a city that has a namesake of its country (named alike in the locale), as
+   * a suggestion of it says (`Lyons (near Vidalia)`); none for a city without one, or without such a town.
+   */
+  nearTown(city: GazetteerCity, locale: LocaleCode): string | undefined {
+    const name = this.nameIn(city, locale) ?? city.name
+    const namesake = this.candidates(name).some((c) => c.id !== city.id && c.country === city.country && (this.nameIn(c, locale) ?? c.name) === name)
+    return namesake ? this.nearLargerTown(city, name, locale) : undefined
+  }
+
   /** `nearLargerTown`'s answers by city and locale (null: none), emptied past `LOCAL_NAME_MEMO`. */
   private readonly nearTowns = new Map<string, string | null>()
 

@@ -110,8 +110,20 @@
       active = -1
       items = []
     }
+    // The town picked rides in a hidden field beside the name (its id: namesakes read alike).
+    function picked() {
+      var field = input.form && input.form.elements[input.getAttribute("data-pick")]
+      if (!field && input.form) {
+        field = document.createElement("input")
+        field.type = "hidden"
+        field.name = input.getAttribute("data-pick")
+        input.parentNode.appendChild(field)
+      }
+      return field
+    }
     function pick(k) {
       input.value = items[k].value
+      picked().value = String(items[k].id)
       close()
     }
     function highlight(k) {
@@ -139,6 +151,9 @@
       active = -1
     }
     input.addEventListener("input", function () {
+      // Edited: no longer the town picked.
+      var field = input.form && input.form.elements[input.getAttribute("data-pick")]
+      if (field) field.value = ""
       clearTimeout(timer)
       var q = input.value.trim()
       if (q.length < 2) return close()

@@ -23,7 +23,7 @@ import { layout, type PageHead } from "./layout.js"
 import { type MessageKey, translatorOf, type Translate } from "./messages/catalogue.js"
 import { pickLocale } from "./pickLocale.js"
 import type { PlaceSuggester } from "./PlaceSuggester.js"
-import { countryName, placeNotice, placesMapData, placeText, readPlaces, townName } from "./placeReading.js"
+import { countryName, PICKED, placeNotice, placesMapData, placeText, readPlaces, townLabel } from "./placeReading.js"
 import { searchForm, searchPage, type SearchParams } from "./searchPage.js"
 import { suggestionLabels } from "./suggestionLabels.js"
 import { tripPage } from "./tripPage.js"
@@ -57,7 +57,11 @@ export interface WebsiteOptions {
 }
 
 // The form's own fields: one in the address (blank or not) means the form was sent.
-const FORM_FIELDS = ["fn", "tn", "fc", "tc", "db", "seats", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
+const FORM_FIELDS = ["fn", "tn", PICKED.fn, PICKED.tn, "fc", "tc", "db", "seats", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
+
+// The website's own parameters: its filters, and the towns picked among suggestions (read here,
+// sent to the API as coordinates).
+const WEBSITE_OWN: ReadonlySet<string> = new Set([...WEBSITE_FILTERS, PICKED.fn, PICKED.tn])
 
 // Parameters of the API that shape its answer, not the search; `key` is never the website's.
 const NOT_SEARCH = new Set(["_format", "fields", "key"])
@@ -78,7 +82,7 @@ const nameOf = (part: string): string => {
 const apiQuery = (rawQuery: string, locale: LocaleCode): string => {
   const parts = rawQuery.split("&").filter((part) => {
     const eq = part.indexOf("=")
-    return eq > 0 && eq < part.length - 1 && !NOT_SEARCH.has(nameOf(part)) && !WEBSITE_FILTERS.has(nameOf(part)) && !isTrackingParameter(nameOf(part))
+    return eq > 0 && eq < part.length - 1 && !NOT_SEARCH.has(nameOf(part)) && !WEBSITE_OWN.has(nameOf(part)) && !isTrackingParameter(nameOf(part))
   })
   const names = new Set(parts.map(nameOf))
   if (!names.has("locale")) parts.push(`locale=${locale}`)
@@ -432,12 +436,18 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     const apiPath = trip === null ? "/api/v2/trips" : `/api/v2/trips/${trip[1]!}`
     const locale = localeOf(req)
     const t = translatorOf(locale)
-    const query = apiQuery(raw, locale)
-    // The page's parameters: the API's, with the website's own filters.
-    const params: SearchParams = new Map([
-      ...new URLSearchParams(query),
-      ...[...safeParams(raw)].filter(([name, value]) => WEBSITE_FILTERS.has(name) && value !== "")
-    ])
+    const typed = apiQuery(raw, locale)
+    // The page's parameters: the API's, with the website's own.
+    const given: SearchParams = new Map([...new URLSearchParams(typed), ...[...safeParams(raw)].filter(([name, value]) => WEBSITE_OWN.has(name) && value !== "")])
+    // The search page keeps its form and what was typed, whatever the API answered.
+    const places = trip === null ? readPlaces(gazetteerOf(), given, locale, t) : undefined
+    // A picked town is searched at its coordinates (the API then leaves its name aside); a pick
+    // the field no longer names is dropped, from the page's links too.
+    const picks = (places?.reads ?? []).filter((r) => r.picked && r.city !== undefined)
+    const query = [typed, ...picks.map((r) => `${r.param === "fn" ? "fc" : "tc"}=${r.city!.lat}%7C${r.city!.lon}`)].join("&")
+    const params: SearchParams = new Map(
+      [...given].filter(([name]) => (name !== PICKED.fn && name !== PICKED.tn) || picks.some((r) => PICKED[r.param] === name))
+    )
     const filtered = trip === null && [...WEBSITE_FILTERS].some((name) => params.has(name))
     // A website filter it cannot read is refused as the API refuses a parameter (a 400).
     const reply: ApiReply | undefined =
@@ -461,8 +471,6 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
       }) + "\n"
     )
     const canonical = canonicalOf(path, raw)
-    // The search page keeps its form and what was typed, whatever the API answered.
-    const places = trip === null ? readPlaces(gazetteerOf(), params, locale) : undefined
     // The towns understood, named in another locale's language for its link.
     const placesIn = (other: LocaleCode): Record<string, string> =>
       Object.fromEntries((places?.reads ?? []).flatMap((r) => (r.city === undefined ? [] : [[r.param, placeText(gazetteerOf(), r.city, other)]])))
@@ -524,7 +532,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     // A town searched by name is said as the page names it (Mnichov), coordinates as typed.
     const townOf = (param: "fn" | "tn"): string | undefined => {
       const read = places.reads.find((r) => r.param === param)
-      return read?.city !== undefined ? townName(gazetteerOf(), read.city, locale) : (param === "fn" ? places.from : places.to)?.name
+      return read?.city !== undefined ? townLabel(gazetteerOf(), read.city, locale, t) : (param === "fn" ? places.from : places.to)?.name
     }
     const page = searchPage(body, params, locale, t, {
       notice,

@@ -4,7 +4,9 @@ import { Option } from "effect"
 import { type Html, html } from "./html.js"
 import type { Translate } from "./messages/catalogue.js"
 import { nearestPlaces } from "./nearestPlaces.js"
-import { searchHref, type SearchParams } from "./searchPage.js"
+import { PICKED, searchHref, type SearchParams } from "./searchPage.js"
+
+export { PICKED }
 import type { MapData, MapStop, MapTiles } from "./tripMapData.js"
 
 /** A place name beyond which a town counts as far from the other end (its namesake may be meant). */
@@ -22,7 +24,10 @@ export interface PlaceRead {
   readonly nearest: ReadonlyArray<GazetteerCity>
   /** Over `FAR_KM` from the other end, or in another country than the locale's. */
   readonly surprising: boolean
+  /** The town is the one a suggestion picked (`fid`/`tid`), not the name's most populous. */
+  readonly picked: boolean
 }
+
 
 interface End {
   readonly name: string
@@ -50,6 +55,27 @@ export const countryName = (code: string, locale: LocaleCode): string => {
 export const townName = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode): string => gazetteer.nameIn(city, locale) ?? city.name
 
 /**
+ * A town as the page names it: with the larger town near it when a namesake of its country reads
+ * the same (`Lyons (vers Vidalia)`), as its suggestion did.
+ */
+export const townLabel = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode, t: Translate): string => {
+  const near = gazetteer.nearTown(city, locale)
+  return near === undefined ? townName(gazetteer, city, locale) : t("near_town", { name: townName(gazetteer, city, locale), town: near })
+}
+
+/** `townLabel` and its country: `Lyons (vers Vidalia), États-Unis`. */
+export const placeLabel = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode, t: Translate): string =>
+  `${townLabel(gazetteer, city, locale, t)}, ${countryName(city.country, locale)}`
+
+/** The town a picked suggestion's id names, when the field still names it (else the pick was edited away). */
+const pickedCity = (gazetteer: Gazetteer, text: string, id: string | undefined): GazetteerCity | undefined => {
+  if (id === undefined || !/^[1-9]\d{0,11}$/.test(id)) return undefined
+  const city = gazetteer.city(Number(id))
+  const name = text.split(",")[0] ?? ""
+  return city !== undefined && gazetteer.candidates(name).some((c) => c.id === city.id) ? city : undefined
+}
+
+/**
  * A town as a place field takes it back: its name and its country in the locale's language, which
  * the API reads (`Mnichov, Německo`), as a picked suggestion writes it.
  */
@@ -58,17 +84,21 @@ export const placeText = (gazetteer: Gazetteer, city: GazetteerCity, locale: Loc
 
 /**
  * The search's ends as the page reads them: `fc`/`tc` coordinates when given (as the API prefers
- * them), else the names resolved by the gazetteer with the API's rules (the locale's country first).
+ * them), else the town a suggestion picked (`fid`/`tid`, while the field still names it), else the
+ * names resolved by the gazetteer with the API's rules (the locale's country first). With `t`, a
+ * town with a namesake is named with the larger town near it.
  */
 export const readPlaces = (
   gazetteer: Gazetteer,
   params: SearchParams,
-  locale: LocaleCode
+  locale: LocaleCode,
+  t?: Translate
 ): { readonly reads: ReadonlyArray<PlaceRead>; readonly from?: End | undefined; readonly to?: End | undefined } => {
   const country = LOCALE_TABLE[locale].country
   const ends: Partial<Record<"fn" | "tn", End>> = {}
   const cities: Partial<Record<"fn" | "tn", GazetteerCity>> = {}
   const named: Array<"fn" | "tn"> = []
+  const picked = new Set<"fn" | "tn">()
   for (const [param, coords] of [["fn", "fc"], ["tn", "tc"]] as const) {
     const c = COORDINATES.exec(params.get(coords) ?? "")
     if (c !== null) {
@@ -78,32 +108,42 @@ export const readPlaces = (
     const text = params.get(param)
     if (text === undefined || text.trim() === "") continue
     named.push(param)
-    const city = Option.getOrUndefined(gazetteer.resolveCity(text, country))
+    const pick = pickedCity(gazetteer, text, params.get(PICKED[param]))
+    if (pick !== undefined) picked.add(param)
+    const city = pick ?? Option.getOrUndefined(gazetteer.resolveCity(text, country))
     if (city !== undefined) {
       cities[param] = city
-      ends[param] = { name: placeText(gazetteer, city, locale), lat: city.lat, lon: city.lon }
+      ends[param] = { name: t === undefined ? placeText(gazetteer, city, locale) : placeLabel(gazetteer, city, locale, t), lat: city.lat, lon: city.lon }
     }
   }
   const reads = named.map((param): PlaceRead => {
     const text = params.get(param)!
     const city = cities[param]
     const other = ends[param === "fn" ? "tn" : "fn"]
-    if (city === undefined) return { param, text, city, others: [], nearest: nearestPlaces(gazetteer, text, country, 5, locale), surprising: false }
+    if (city === undefined)
+      return { param, text, city, others: [], nearest: nearestPlaces(gazetteer, text, country, 5, locale), surprising: false, picked: false }
     const surprising = city.country !== country || (other !== undefined && haversineKm(ends[param]!, other) > FAR_KM)
-    // A name with a country part says which town is meant: no other is offered.
-    const others = text.includes(",")
-      ? []
-      : [...new Map(gazetteer.candidates(text).filter((c) => c.id !== city.id).map((c) => [`${c.name}|${c.country}`, c])).values()]
-          .sort((a, b) => b.population - a.population)
-          .slice(0, 5)
-    return { param, text, city, others, nearest: [], surprising }
+    // A name with a country part (a picked suggestion's, or typed) leaves only that country's
+    // namesakes in doubt. Each is offered by its id, so that its link searches that very town.
+    const others = gazetteer
+      .candidates(text.split(",")[0] ?? "")
+      .filter((c) => c.id !== city.id && (!text.includes(",") || c.country === city.country))
+      .sort((a, b) => b.population - a.population || a.id - b.id)
+      .slice(0, 5)
+    return { param, text, city, others, nearest: [], surprising, picked: picked.has(param) }
   })
   return { reads, from: ends.fn, to: ends.tn }
 }
 
-const links = (gazetteer: Gazetteer, cities: ReadonlyArray<GazetteerCity>, param: "fn" | "tn", params: SearchParams, locale: LocaleCode): Html =>
+const links = (gazetteer: Gazetteer, cities: ReadonlyArray<GazetteerCity>, param: "fn" | "tn", params: SearchParams, locale: LocaleCode, t: Translate): Html =>
   html`<ul>${cities.map(
-    (c) => html`<li><a href="${searchHref(params, { [param]: placeText(gazetteer, c, locale), page: undefined })}">${placeText(gazetteer, c, locale)}</a></li>`
+    (c) =>
+      html`<li><a href="${searchHref(params, { [param]: placeText(gazetteer, c, locale), [PICKED[param]]: String(c.id), page: undefined })}">${placeLabel(
+        gazetteer,
+        c,
+        locale,
+        t
+      )}</a></li>`
   )}</ul>`
 
 /**
@@ -115,16 +155,16 @@ export const placeNotice = (gazetteer: Gazetteer, reads: ReadonlyArray<PlaceRead
     r.city === undefined
       ? [
           html`<div class="place-unknown" data-param="${r.param}"><p>${t("place_unknown", { name: r.text })}</p>${
-            r.nearest.length > 0 ? html`<p>${t("did_you_mean")}</p>${links(gazetteer, r.nearest, r.param, params, locale)}` : ""
+            r.nearest.length > 0 ? html`<p>${t("did_you_mean")}</p>${links(gazetteer, r.nearest, r.param, params, locale, t)}` : ""
           }</div>`
         ]
       : r.surprising
         ? [
             html`<div class="place-understood" data-param="${r.param}"><p>${t("understood", {
               name: r.text,
-              city: townName(gazetteer, r.city, locale),
+              city: townLabel(gazetteer, r.city, locale, t),
               country: countryName(r.city.country, locale)
-            })}</p>${r.others.length > 0 ? html`<p>${t("other_places")}</p>${links(gazetteer, r.others, r.param, params, locale)}` : ""}</div>`
+            })}</p>${r.others.length > 0 ? html`<p>${t("other_places")}</p>${links(gazetteer, r.others, r.param, params, locale, t)}` : ""}</div>`
           ]
         : []
   )

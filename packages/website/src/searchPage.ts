@@ -44,15 +44,21 @@ const input = (
 export const earliestToday = (now: number = Date.now()): string => new Date(now - 12 * 3_600_000).toISOString().slice(0, 10)
 
 /**
+ * The parameter a picked suggestion's GeoNames id rides in, beside its field's `Town, Country`: the
+ * name alone resolves to the most populous namesake, not to the Lyons picked near Vidalia.
+ */
+export const PICKED = { fn: "fid", tn: "tid" } as const
+
+/**
  * A place field: a town's name. The site's script turns it into a combobox that suggests towns
- * (name and country) as one types; without it, the field is plain text the API reads.
+ * (name and country) as one types; without it, the field is plain text the API reads. A town
+ * picked also writes its id in a hidden field (`PICKED`), which the script empties when the
+ * field is edited.
  */
 const placeInput = (params: SearchParams, name: "fn" | "tn", label: string, locale: LocaleCode, t: Translate) =>
-  html`<div class="place"><label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" value="${params.get(
-    name
-  )}" placeholder="${t("place_hint")}" autocomplete="off" spellcheck="false" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="${name}-suggestions" data-suggest data-locale="${locale}"><ul id="${name}-suggestions" class="suggestions" role="listbox" aria-label="${t(
+  html`<div class="place"><label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" value="${params.get(name)}" data-pick="${PICKED[name]}" placeholder="${t("place_hint")}" autocomplete="off" spellcheck="false" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="${name}-suggestions" data-suggest data-locale="${locale}"><ul id="${name}-suggestions" class="suggestions" role="listbox" aria-label="${t(
     "suggestions"
-  )}" hidden></ul></div>`
+  )}" hidden></ul>${params.has(PICKED[name]) ? html`<input type="hidden" name="${PICKED[name]}" value="${params.get(PICKED[name])}">` : ""}</div>`
 
 const select = (params: SearchParams, name: string, label: string, options: ReadonlyArray<readonly [string, string]>) =>
   html`<label>${label}<select name="${name}">${options.map(
