@@ -205,11 +205,19 @@ describe("what a name was read as", () => {
     ])
     const notice = placeNotice(g, reads, new Map([["fn", "Paris"], ["tn", "London"], ["locale", "en_GB"]]), "en_GB", t)!.text
     expect(notice).toContain("“Paris” is read as Paris, France.")
-    expect(notice).toContain('href="/search?tn=London&amp;locale=en_GB&amp;fn=Paris%2C+United+States"')
+    expect(notice).toContain('href="/search?tn=London&amp;locale=en_GB&amp;fn=Paris%2C+United+States&amp;fid=2"')
     // Far from the other end (over 1,000 km), at home: said too. A country named: no namesakes.
     const far = readPlaces(g, new Map([["fn", "Paris"], ["tc", "33.6|-95.5"]]), "fr_FR").reads[0]!
     expect([far.surprising, far.others.length]).toEqual([true, 1])
     expect(readPlaces(g, new Map([["fn", "Paris, FR"], ["tn", "Lyon"]]), "fr_FR").reads.map((r) => r.surprising)).toEqual([false, false])
+  })
+
+  it("reads a picked town by its id while the field names it, and the name alone once it does not", () => {
+    const picked = readPlaces(g, new Map([["fn", "Paris, United States"], ["fid", "2"]]), "en_GB").reads[0]!
+    expect([picked.city?.id, picked.picked, picked.others.map((c) => c.id)]).toEqual([2, true, []])
+    const edited = readPlaces(g, new Map([["fn", "London"], ["fid", "2"]]), "en_GB").reads[0]!
+    expect([edited.city?.id, edited.picked]).toEqual([3, false])
+    expect(readPlaces(g, new Map([["fn", "Paris"], ["fid", "x"]]), "en_GB").reads[0]!.city?.id).toBe(1)
   })
 
   it("names an unknown place and the nearest names", () => {
