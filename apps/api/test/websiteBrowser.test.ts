@@ -630,3 +630,68 @@ describe("the website over rides with roads and meeting points, in a real browse
     await context.close()
   })
 })
+
+describe("the website's own filters over more rides than it fetches, in a real browser", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tripsearch-website-many-"))
+  const dbPath = join(dir, "trips.db")
+  let api: ApiServer
+  let base: string
+  let browser: Browser
+  let town: string
+
+  beforeAll(async () => {
+    // Every trip leaves from the same town: well over the 1,000 rides the website filters over.
+    const parsed = [...feedLines({ trips: 1_400, seed: "website-many", nowMs: Date.now() })].map((line) => JSON.parse(line) as FeedTrip)
+    const start = parsed[0]!.waypoints[0]!
+    town = start.city
+    for (const t of parsed) {
+      t.waypoints[0] = { ...t.waypoints[0]!, city: start.city, lat: start.lat, lon: start.lon }
+      // The first leg's road no longer starts there: drawn straight.
+      delete t.legs[0]!.path
+    }
+    const db = openDatabase(dbPath)
+    const imported = await importFeed(db, parsed.map((t) => JSON.stringify(t)))
+    expect(imported.ok, JSON.stringify(imported).slice(0, 800)).toBe(true)
+    db.close()
+    ;({ api, browser, base } = await startSiteAndBrowser(dbPath))
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await api?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** A facet's items as the traveller reads them: the label, the count in brackets, the link. */
+  const facetItems = (page: Page, facet: string) =>
+    page.locator(`[data-facet="${facet}"] a[role=button]`).evaluateAll((links) =>
+      links.map((a) => ({ text: a.textContent ?? "", href: a.getAttribute("href") ?? "", count: Number(/\(([\d,]+)\)$/.exec(a.textContent ?? "")?.[1]?.replace(/,/g, "") ?? NaN) }))
+    )
+  const totalOf = async (page: Page) => Number((/[\d,]+/.exec((await page.locator("h2.total").textContent()) ?? "")?.[0] ?? "").replace(/,/g, ""))
+
+  it("en_GB: each experience and comfort count is the number of rides its link lists, and the page says they cover the first 1,000", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${base}/search?locale=en_GB&fn=${encodeURIComponent(town)}`)
+    const total = await totalOf(page)
+    expect(total).toBeGreaterThan(1_000)
+    for (const facet of ["experience", "car_comfort"]) {
+      const items = await facetItems(page, facet)
+      expect(items.length).toBeGreaterThan(1)
+      // Counted over the rides the website filters: 1,000 in all.
+      expect(items.reduce((n, i) => n + i.count, 0)).toBe(1_000)
+      for (const item of items.slice(0, 2)) {
+        await Promise.all([page.waitForURL(/experience=|comfort=/), page.locator(`[data-facet="${facet}"] a[href="${item.href}"]`).click()])
+        expect(await totalOf(page), item.text).toBe(item.count)
+        expect(await page.locator(".facet-scope").textContent()).toBe(`These filters cover the first 1,000 of ${total.toLocaleString("en-GB")} rides.`)
+        await page.goBack()
+      }
+    }
+    expect(await page.locator(".facet-scope").count()).toBe(1)
+    expect(await page.locator(".facet-scope").textContent()).toBe(`These filters cover the first 1,000 of ${total.toLocaleString("en-GB")} rides.`)
+    // Said in the page's language.
+    await page.goto(`${base}/search?locale=de_DE&fn=${encodeURIComponent(town)}`)
+    expect(await page.locator(".facet-scope").textContent()).toBe(`Diese Filter erfassen nur die ersten 1.000 von ${total.toLocaleString("de-DE")} Fahrten.`)
+    await context.close()
+  })
+})

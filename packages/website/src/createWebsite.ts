@@ -450,13 +450,28 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     )
     const filtered = trip === null && [...WEBSITE_FILTERS].some((name) => params.has(name))
     // A website filter it cannot read is refused as the API refuses a parameter (a 400).
-    const reply: ApiReply | undefined =
+    let reply: ApiReply | undefined =
       filtered && !websiteFiltersValid(params)
         ? { status: 400, headers: {}, body: JSON.stringify({ error: { code: "400", "developper-message": "parameter.invalid", message: "experience must be 0 to 4, comfort 1 to 4" } }) }
         : filtered
           ? await askFiltered(res, query, params)
           : await ask(res, apiPath, query)
     if (reply === undefined) return
+    // Over more rides than the website filters, its experience and comfort facets are counted over
+    // those it can filter, so that a count is what its link lists (the API's are over every ride).
+    if (trip === null && !filtered && reply.status === 200 && Number(bodyJson(reply).pager?.total) > WEBSITE_FILTER_PAGES * 100) {
+      const over = await askFiltered(res, query, new Map([...params].filter(([name]) => name !== "page")))
+      if (over === undefined) return
+      if (over.status === 200) {
+        const counted = bodyJson(over)
+        const own = new Map((counted.facets as ReadonlyArray<Json>).filter((f) => f.name === "experience" || f.name === "car_comfort").map((f) => [f.name, f]))
+        const body = bodyJson(reply)
+        reply = {
+          ...reply,
+          body: JSON.stringify({ ...body, filter_scope: counted.filter_scope, facets: (body.facets as ReadonlyArray<Json>).map((f) => own.get(f.name) ?? f) })
+        }
+      }
+    }
     // The search the page ran, as the API's query log records a request (the replay tool reads it
     // so), with the page and campaign it came from.
     options.queryLog?.write(

@@ -220,8 +220,10 @@ const priceItems = (facet: Json, params: SearchParams, total: number, locale: Lo
  * The facets: an item not selected is a link that applies its filter, a selected one a link that
  * removes it (`aria-pressed` tells which).
  */
-const facets = (list: ReadonlyArray<Json>, params: SearchParams, total: number, locale: LocaleCode, t: Translate): Html =>
-  html`<section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
+const facets = (list: ReadonlyArray<Json>, params: SearchParams, total: number, locale: LocaleCode, t: Translate, scope?: Json): Html => {
+  // The website's own facets, counted over the rides it filters: said once, under the first shown.
+  let scoped = scope === undefined
+  return html`<section class="facets" aria-label="${t("filters")}">${list.map((facet) => {
     const name = String(facet.name)
     const title = t(`facet_${name}` as MessageKey)
     if (name === "price") {
@@ -239,12 +241,17 @@ const facets = (list: ReadonlyArray<Json>, params: SearchParams, total: number, 
       if (changes === undefined) return html`<li>${label}</li>`
       const href = searchHref(params, { ...(selected ? removing(FACET_PARAMS[name] ?? []) : changes), page: undefined })
       return html`<li${selected ? html` class="selected"` : ""}><a href="${href}" aria-pressed="${selected ? "true" : "false"}" role="button">${label}</a></li>`
-    })}${without > 0 ? html`<li class="count">${t("without_photo_count", { count: without })}</li>` : ""}</ul>`
+    })}${without > 0 ? html`<li class="count">${t("without_photo_count", { count: without })}</li>` : ""}</ul>${
+      !scoped && (name === "experience" || name === "car_comfort") && (scoped = true)
+        ? html`<p class="facet-scope">${t("filters_scope", { count: Number(scope!.counted), total: Number(scope!.total) })}</p>`
+        : ""
+    }`
     // A facet of many values (dates, hours, prices) is folded unless one of them is selected.
     return items.length > FOLDED_FACET && !items.some((item) => item.is_selected === true)
       ? html`<details class="facet" data-facet="${name}"><summary><h3>${title}</h3></summary>${list}</details>`
       : html`<div class="facet" data-facet="${name}"><h3>${title}</h3>${list}</div>`
   })}</section>`
+}
 
 /** A filter that is on: what it is, in words, and the link that removes it. */
 interface ActiveFilter {
@@ -444,7 +451,7 @@ export const searchPage = (
             trips.length === 0 ? noRides(body, params, locale, t) : html`<ol class="trips">${trips.map((trip) => tripItem(trip, params, locale, t, extras.along ?? {}))}</ol>`
           }${pager(body.pager, params, t)}</div><aside class="filters" id="filters" tabindex="-1" aria-labelledby="filters-title"><h2 id="filters-title">${t(
             "filters"
-          )}</h2>${facets(body.facets, params, Number(body.pager.total), locale, t)}</aside></div>`
+          )}</h2>${facets(body.facets, params, Number(body.pager.total), locale, t, body.filter_scope)}</aside></div>`
         : ""
     }`
   }

@@ -30,7 +30,8 @@ export const websiteFilterValues = (params: ReadonlyMap<string, string>): Websit
  * comfort: `answers` are its pages of the same search (100 rides each, in its order); the rides
  * kept are paged again (`page`, `limit`); the `experience` and `car_comfort` facets are counted over
  * the rides fetched, each without its own filter, and say which value is selected. The other
- * facets are the API's, counted without these two filters.
+ * facets are the API's, counted without these two filters. When the API found more rides than
+ * were fetched, `filter_scope` says how many the two were counted over, of how many.
  */
 export const websiteFiltered = (
   answers: ReadonlyArray<Json>,
@@ -56,8 +57,10 @@ export const websiteFiltered = (
         : facet
   )
   const pages = Math.max(1, Math.ceil(kept.length / limit))
+  const found = Number(first.pager?.total)
   return {
     ...first,
+    ...(found > trips.length ? { filter_scope: { counted: trips.length, total: found } } : {}),
     trips: kept.slice((page - 1) * limit, page * limit),
     pager: { ...first.pager, page, pages, total: kept.length, limit },
     facets

@@ -22,7 +22,7 @@ const COUNTED = (Object.keys(en) as Array<MessageKey>).filter((key) => pluralsOf
 
 describe("plurals in every locale", () => {
   it("counts rides, seats, stars, filters, pages and drivers", () => {
-    expect(COUNTED.sort()).toEqual(["comfort_stars", "filters_on", "page_past_last", "results", "seats_left", "without_photo_count"])
+    expect(COUNTED.sort()).toEqual(["comfort_stars", "filters_on", "filters_scope", "page_past_last", "results", "seats_left", "without_photo_count"])
   })
 
   for (const locale of LOCALES) {
@@ -103,7 +103,14 @@ describe("plurals in every locale", () => {
     ["hr_HR", "page_past_last", { page: 9, pages: 3 }, "Stranica 9 je iza kraja: rezultati imaju 3 stranice."],
     ["fr_FR", "without_photo_count", { count: 268 }, "268 conducteurs sans photo"],
     ["pt_BR", "without_photo_count", { count: 0 }, "0 motorista sem foto"],
-    ["de_DE", "results", { total: 1234 }, "1.234 Fahrten"]
+    ["de_DE", "results", { total: 1234 }, "1.234 Fahrten"],
+    ["en_GB", "filters_scope", { count: 1000, total: 1214 }, "These filters cover the first 1,000 of 1,214 rides."],
+    ["ru_RU", "filters_scope", { count: 10, total: 21 }, "Эти фильтры учитывают только первые 10 из 21 поездки."],
+    ["ru_RU", "filters_scope", { count: 10, total: 22 }, "Эти фильтры учитывают только первые 10 из 22 поездок."],
+    ["pl_PL", "filters_scope", { count: 10, total: 22 }, "Te filtry obejmują tylko pierwsze 10 z 22 przejazdów."],
+    ["cs_CZ", "filters_scope", { count: 10, total: 21 }, "Tyto filtry zahrnují jen prvních 10 z 21 jízd."],
+    ["hr_HR", "filters_scope", { count: 10, total: 21 }, "Ovi filtri obuhvaćaju samo prvih 10 od 21 vožnje."],
+    ["fr_FR", "filters_scope", { count: 10, total: 12 }, "Ces filtres ne portent que sur les 10 premiers des 12 trajets."]
   ]
   it("writes the forms a reader expects", () => {
     for (const [locale, key, vars, expected] of forms) expect(translatorOf(locale)(key, vars), `${locale} ${key}`).toBe(expected)

@@ -38,6 +38,7 @@ export const cs: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Fotografie",
   facet_experience: "Zkušenosti řidiče",
   facet_car_comfort: "Pohodlí vozu",
+  filters_scope: "Tyto filtry zahrnují jen prvních {count, number} z {total, plural, one {# jízdy} few {# jízd} many {# jízdy} other {# jízd}}.",
   yes: "ano",
   no: "ne",
   any: "libovolně",

@@ -37,6 +37,7 @@ export const de: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Foto",
   facet_experience: "Erfahrung des Fahrers",
   facet_car_comfort: "Komfort des Autos",
+  filters_scope: "Diese Filter erfassen nur die ersten {count, number} von {total, plural, one {# Fahrt} other {# Fahrten}}.",
   yes: "ja",
   no: "nein",
   any: "egal",

@@ -37,6 +37,7 @@ export const en = {
   facet_photo: "Photo",
   facet_experience: "Driver's experience",
   facet_car_comfort: "Car comfort",
+  filters_scope: "These filters cover the first {count, number} of {total, plural, one {# ride} other {# rides}}.",
   yes: "yes",
   no: "no",
   any: "any",

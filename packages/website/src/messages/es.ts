@@ -37,6 +37,7 @@ export const es: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Foto",
   facet_experience: "Experiencia del conductor",
   facet_car_comfort: "Comodidad del coche",
+  filters_scope: "Estos filtros solo abarcan los primeros {count, number} de {total, plural, one {# viaje} many {# de viajes} other {# viajes}}.",
   yes: "sí",
   no: "no",
   any: "cualquiera",

@@ -37,6 +37,7 @@ export const fr: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Photo",
   facet_experience: "Expérience du conducteur",
   facet_car_comfort: "Confort de la voiture",
+  filters_scope: "Ces filtres ne portent que sur les {count, number} premiers des {total, plural, one {# trajet} many {# de trajets} other {# trajets}}.",
   yes: "oui",
   no: "non",
   any: "indifférent",

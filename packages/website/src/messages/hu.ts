@@ -38,6 +38,7 @@ export const hu: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Fénykép",
   facet_experience: "A sofőr tapasztalata",
   facet_car_comfort: "Az autó kényelme",
+  filters_scope: "Ezek a szűrők {total, plural, one {# fuvarból} other {# fuvarból}} csak az első {count, number} fuvart veszik figyelembe.",
   yes: "igen",
   no: "nem",
   any: "mindegy",

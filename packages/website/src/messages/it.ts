@@ -37,6 +37,7 @@ export const it: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Foto",
   facet_experience: "Esperienza del conducente",
   facet_car_comfort: "Comfort dell'auto",
+  filters_scope: "Questi filtri considerano solo i primi {count, number} di {total, plural, one {# passaggio} many {# di passaggi} other {# passaggi}}.",
   yes: "sì",
   no: "no",
   any: "qualsiasi",

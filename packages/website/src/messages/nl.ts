@@ -37,6 +37,7 @@ export const nl: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Foto",
   facet_experience: "Ervaring van de bestuurder",
   facet_car_comfort: "Comfort van de auto",
+  filters_scope: "Deze filters gelden alleen voor de eerste {count, number} van {total, plural, one {# rit} other {# ritten}}.",
   yes: "ja",
   no: "nee",
   any: "maakt niet uit",

@@ -38,6 +38,7 @@ export const pl: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Zdjęcie",
   facet_experience: "Doświadczenie kierowcy",
   facet_car_comfort: "Komfort samochodu",
+  filters_scope: "Te filtry obejmują tylko pierwsze {count, number} z {total, plural, one {# przejazdu} few {# przejazdów} many {# przejazdów} other {# przejazdu}}.",
   yes: "tak",
   no: "nie",
   any: "dowolnie",

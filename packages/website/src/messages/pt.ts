@@ -38,6 +38,7 @@ export const pt: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Foto",
   facet_experience: "Experiência do condutor",
   facet_car_comfort: "Conforto do carro",
+  filters_scope: "Estes filtros abrangem apenas as primeiras {count, number} de {total, plural, one {# viagem} many {# de viagens} other {# viagens}}.",
   yes: "sim",
   no: "não",
   any: "qualquer",

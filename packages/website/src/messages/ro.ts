@@ -38,6 +38,7 @@ export const ro: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Fotografie",
   facet_experience: "Experiența șoferului",
   facet_car_comfort: "Confortul mașinii",
+  filters_scope: "Aceste filtre acoperă doar primele {count, number} din {total, plural, one {# cursă} few {# curse} other {# de curse}}.",
   yes: "da",
   no: "nu",
   any: "oricare",

@@ -38,6 +38,7 @@ export const ru: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Фото",
   facet_experience: "Опыт водителя",
   facet_car_comfort: "Комфорт автомобиля",
+  filters_scope: "Эти фильтры учитывают только первые {count, number} из {total, plural, one {# поездки} few {# поездок} many {# поездок} other {# поездки}}.",
   yes: "да",
   no: "нет",
   any: "любой",

@@ -38,6 +38,7 @@ export const sk: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Fotografia",
   facet_experience: "Skúsenosti vodiča",
   facet_car_comfort: "Pohodlie auta",
+  filters_scope: "Tieto filtre zahŕňajú len prvých {count, number} z {total, plural, one {# jazdy} few {# jázd} many {# jazdy} other {# jázd}}.",
   yes: "áno",
   no: "nie",
   any: "ľubovoľne",

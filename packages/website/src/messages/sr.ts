@@ -38,6 +38,7 @@ export const sr: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Fotografija",
   facet_experience: "Iskustvo vozača",
   facet_car_comfort: "Udobnost automobila",
+  filters_scope: "Ovi filteri obuhvataju samo prvih {count, number} od {total, plural, one {# vožnje} few {# vožnje} other {# vožnji}}.",
   yes: "da",
   no: "ne",
   any: "svejedno",

@@ -38,6 +38,7 @@ export const tr: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Fotoğraf",
   facet_experience: "Sürücünün deneyimi",
   facet_car_comfort: "Araç konforu",
+  filters_scope: "Bu filtreler {total, plural, one {# yolculuğun} other {# yolculuğun}} yalnızca ilk {count, number} tanesini kapsar.",
   yes: "evet",
   no: "hayır",
   any: "fark etmez",

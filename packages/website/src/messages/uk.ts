@@ -38,6 +38,7 @@ export const uk: Partial<Readonly<Record<MessageKey, string>>> = {
   facet_photo: "Фото",
   facet_experience: "Досвід водія",
   facet_car_comfort: "Комфорт автомобіля",
+  filters_scope: "Ці фільтри враховують лише перші {count, number} з {total, plural, one {# поїздки} few {# поїздок} many {# поїздок} other {# поїздки}}.",
   yes: "так",
   no: "ні",
   any: "будь-який",
