@@ -75,13 +75,19 @@ const CARRIED = ["locale", "cur", "de", "limit", "radius", "radius_from", "radiu
 // The form's fields beyond places, date and seats: folded on a first visit, open once one is set.
 const MORE = ["fc", "tc", "hb", "he", "pmin", "pmax", "sort", "order", "photo", "aa"]
 
+/**
+ * Whether one of the folded fields is set: the form sends `order` with every search (a select has
+ * no blank choice), so its default `asc` alone leaves them folded.
+ */
+export const moreSet = (params: SearchParams): boolean => MORE.some((n) => params.has(n) && params.get(n) !== "" && !(n === "order" && params.get(n) === "asc"))
+
 /** The search form; `invalid`: the fields a refusal named (marked `aria-invalid`). */
 export const searchForm = (params: SearchParams, locale: LocaleCode, t: Translate, invalid?: ReadonlySet<string>): Html =>
   html`<form method="get" action="/search" role="search">
 ${CARRIED.filter((n) => params.has(n)).map((n) => html`<input type="hidden" name="${n}" value="${params.get(n)}">`)}
 ${placeInput(params, "fn", t("from"), locale, t)}${placeInput(params, "tn", t("to"), locale, t)}
 ${input(params, "db", t("date"), { type: "date", min: earliestToday(), invalid })}${input(params, "seats", t("seats"), { type: "number", min: 1, max: 8, invalid })}
-<details class="more"${MORE.some((n) => params.has(n)) ? html` open` : ""}><summary>${t("more_criteria")}</summary><div class="fields">
+<details class="more"${moreSet(params) ? html` open` : ""}><summary>${t("more_criteria")}</summary><div class="fields">
 ${input(params, "fc", t("from_coordinates"), { hint: "48.8566|2.3522", invalid })}${input(params, "tc", t("to_coordinates"), { hint: "45.764|4.8357", invalid })}
 ${input(params, "hb", t("hour_from"), { type: "number", min: 0, max: 23, invalid })}${input(params, "he", t("hour_to"), { type: "number", min: 1, max: 24, invalid })}
 ${input(params, "pmin", t("price_min"), { type: "number", min: 0, invalid })}${input(params, "pmax", t("price_max"), { type: "number", min: 1, invalid })}

@@ -5,7 +5,7 @@ import { translatorOf } from "../src/messages/catalogue.js"
 import { editDistance, nearestPlaces } from "../src/nearestPlaces.js"
 import { suggestionLabels } from "../src/suggestionLabels.js"
 import { placeNotice, readPlaces } from "../src/placeReading.js"
-import { alongTheRoad, formatPriceRange, priceRanges } from "../src/searchPage.js"
+import { alongTheRoad, formatPriceRange, moreSet, priceRanges } from "../src/searchPage.js"
 import { OSM_TILES, passengerEnds, roadOf, tripMapData } from "../src/tripMapData.js"
 import { tripIdOf, websiteFiltered } from "../src/websiteFilters.js"
 
@@ -404,5 +404,16 @@ describe("a place field's suggestions", () => {
       translatorOf("en_GB")
     )
     expect(labels).toEqual(["Lyons (near Geneva), United States (43.06°, -76.99°)", "Lyons (near Geneva), United States (42.90°, -77.10°)", "Lyon, France"])
+  })
+})
+
+describe("the form's folded criteria", () => {
+  it("open when one of them is set, not for the order every search sends nor for blank fields", () => {
+    const params = (q: string) => new Map(new URLSearchParams(q))
+    expect(moreSet(params("fn=Paris&tn=Lyon&order=asc"))).toBe(false)
+    expect(moreSet(params("fn=Paris&tn=Lyon&fc=&tc=&hb=&he=&pmin=&pmax=&sort=&order=asc"))).toBe(false)
+    expect(moreSet(params("fn=Paris&tn=Lyon&order=desc"))).toBe(true)
+    expect(moreSet(params("fn=Paris&tn=Lyon&hb=8&order=asc"))).toBe(true)
+    expect(moreSet(params("fn=Paris&sort=trip_price"))).toBe(true)
   })
 })
