@@ -57,22 +57,22 @@ export class TripSearchClient {
   }
 
   /** `GET /api/v2/trips` with these parameters. */
-  search(params: RawParams): Promise<JsonObject> {
+  search(params: RawParams = {}): Promise<JsonObject> {
     return this.run(searchTrips(params, this.context("/api/v2/trips", params)))
   }
 
-  /** `GET /api/v2/trips/{id}`. */
-  details(id: string, params: RawParams): Promise<JsonObject> {
+  /** `GET /api/v2/trips/{id}`. Without parameters, rejects as the API answers one without `locale`. */
+  details(id: string, params: RawParams = {}): Promise<JsonObject> {
     return this.run(tripDetails(id, params, this.context(`/api/v2/trips/${encodeURIComponent(id)}`, params)))
   }
 
   /** `GET /api/v2/trips/{id}/threads`. */
-  threads(id: string, params: RawParams): Promise<JsonObject> {
+  threads(id: string, params: RawParams = {}): Promise<JsonObject> {
     return this.run(tripThreads(id, params, this.context(`/api/v2/trips/${encodeURIComponent(id)}/threads`, params)))
   }
 
   /** `GET /api/v2/places`: cities for a typed name, from the layer's `PlaceNames` (none without one). */
-  places(params: RawParams): Promise<JsonObject> {
+  places(params: RawParams = {}): Promise<JsonObject> {
     return this.run(suggestPlaces(params, this.context("/api/v2/places", params)))
   }
 

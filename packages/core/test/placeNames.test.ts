@@ -95,6 +95,12 @@ describe("the PlaceNames port", () => {
       })
       expect(((await without.places({ locale: "de_DE", q: "Mün" })) as { places: unknown }).places).toEqual([])
       await expect(withNames.places({ locale: "de_DE" })).rejects.toMatchObject({ _tag: "InvalidParameter", parameter: "q" })
+      // Called without its parameters, a method rejects as the API answers a query without them.
+      const TypeErrorOf = async (p: Promise<unknown>) => (await p.catch((e: unknown) => e)) instanceof TypeError
+      for (const call of [() => withNames.details("t1"), () => withNames.threads("t1"), () => withNames.places(), () => withNames.search()]) {
+        expect(await TypeErrorOf(call())).toBe(false)
+        await expect(call()).rejects.toMatchObject({ _tag: "InvalidParameter" })
+      }
     } finally {
       await withNames.close()
       await without.close()
