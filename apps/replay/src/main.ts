@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { realpathSync, writeFileSync } from "node:fs"
+import { accessSync, constants, realpathSync, statSync, writeFileSync } from "node:fs"
+import { dirname, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Pacing } from "./pacing.js"
 import { parseCommandLine, type TargetSpec, USAGE, UsageError } from "./parseArgs.js"
@@ -59,6 +60,17 @@ export const main = async (args: ReadonlyArray<string>, io: MainIo): Promise<num
   const untimed = recordedTimesPresent(options.pacing, queries)
   if (untimed !== undefined) {
     return fail(`--speed replays the recorded timing, but line ${untimed.line} of ${options.input} has no "time" (use --rate or --concurrency)`)
+  }
+
+  // A report that cannot be written is said before the replay, not after it.
+  if (options.jsonPath !== undefined) {
+    const folder = dirname(resolve(options.jsonPath))
+    try {
+      if (!statSync(folder).isDirectory()) return fail(`--json ${options.jsonPath}: ${folder} is not a folder`)
+      accessSync(folder, constants.W_OK)
+    } catch (error) {
+      return fail(`--json ${options.jsonPath}: cannot write there (${error instanceof Error ? error.message : String(error)})`)
+    }
   }
 
   const targets: Array<Target> = []

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -30,4 +30,13 @@ it("an unknown flag is a short usage error with exit 2, not a stack trace", () =
   expect(r.stderr).toContain("(tripsearch-replay --help for the usage)")
   expect(r.stderr).not.toMatch(/\n\s+at /)
   expect(readdirSync(dir)).toEqual([])
+})
+
+it("a --json report that cannot be written is refused before the replay starts, exit 2", () => {
+  const log = join(dir, "log.ndjson")
+  writeFileSync(log, `${JSON.stringify({ path: "/api/v2/trips", query: "locale=fr_FR&cur=EUR&fn=Paris" })}\n`)
+  const r = replay([log, "--target", "http://127.0.0.1:9", "--key", "k", "--json", join(dir, "no-such-folder", "r.json")])
+  expect(r.status).toBe(2)
+  expect(r.stderr).toMatch(/^tripsearch-replay: --json .*no-such-folder\/r\.json: cannot write there/)
+  expect(r.stdout).toBe("")
 })
