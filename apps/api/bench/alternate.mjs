@@ -20,7 +20,8 @@ whole-search p50 / p90 / p99 and matcher p50, then each build's medians and thei
   --previous DIR  another checkout of the project, built (required; for instance
                   \`git worktree add ../wt-base <commit> && cd ../wt-base && npm run build\`); it
                   gets a link to this checkout's .bench/ when it has none, so that both read the
-                  same store and query log (made by the first run when missing)
+                  same store and query log (made by the first run when missing); a checkout
+                  with a .bench/ of its own reads its own, and makes it there when missing
   --mix M         heavy (default), wide or dense, as bench:search
   --pairs P       runs of each build (default 2, at most 20)
   --trips N       trips in the store (default 1000000)

@@ -14,6 +14,9 @@ import { createServer } from "../dist/createServer.js"
 import { DEFAULT_MAP_TILES } from "../dist/config.js"
 import { CHROMIUM, CHROMIUM_FLAGS } from "./chromium.mjs"
 import { startTileStub } from "./tileStub.mjs"
+import { scriptArgs } from "../../../tooling/scripts/scriptArgs.mjs"
+
+scriptArgs("docs-screenshots", "usage: npm run docs:screenshots\n  Takes the website screenshots in docs/screenshots/ again, in headless Chromium.")
 
 const here = dirname(fileURLToPath(import.meta.url))
 const out = resolve(here, "../../../docs/screenshots")

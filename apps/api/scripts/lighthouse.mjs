@@ -17,6 +17,9 @@ import { createServer } from "../dist/createServer.js"
 import { DEFAULT_MAP_TILES } from "../dist/config.js"
 import { CHROMIUM_FLAGS } from "./chromium.mjs"
 import { startTileStub } from "./tileStub.mjs"
+import { scriptArgs } from "../../../tooling/scripts/scriptArgs.mjs"
+
+const args = scriptArgs("lighthouse", "usage: npm run lighthouse [-- --save DIR]\n  Lighthouse on the home, search and trip pages; --save writes each report as JSON into DIR.", { save: { type: "string" } })
 
 const here = dirname(fileURLToPath(import.meta.url))
 const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? process.env.CHROME_PATH ?? "/usr/bin/chromium"
@@ -96,8 +99,7 @@ try {
   for (const [name, path] of Object.entries(pages)) {
     const report = await audit(`${base}${path}`)
     // `--save DIR` keeps each page's whole report (`DIR/{page}.json`) for a closer look.
-    const save = process.argv.indexOf("--save")
-    if (save !== -1 && process.argv[save + 1] !== undefined) writeFileSync(join(process.argv[save + 1], `${name}.json`), JSON.stringify(report))
+    if (args.save !== undefined) writeFileSync(join(args.save, `${name}.json`), JSON.stringify(report))
     const scores = Object.fromEntries(Object.keys(TARGETS).map((c) => [c, Math.round(report.categories[c].score * 100)]))
     const requests = report.audits["network-requests"]?.details?.items ?? []
     const jsBytes = requests.filter((r) => r.resourceType === "Script").reduce((sum, r) => sum + (r.transferSize ?? 0), 0)

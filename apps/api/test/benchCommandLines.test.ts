@@ -107,3 +107,28 @@ describe.each(BENCHES.map((bench) => [bench.name, bench] as const))("bench:%s's 
     expect(r.stdout).toBe("")
   })
 })
+
+/** The repository's scripts that rewrite files or drive a browser: `--help` and a bad flag do neither. */
+describe("docs:api, docs:screenshots and lighthouse take --help and refuse an unknown flag, doing nothing else", () => {
+  const script = (path: string, args: ReadonlyArray<string>): Promise<Ran> =>
+    new Promise((resolve) =>
+      execFile(process.execPath, [fileURLToPath(new URL(path, import.meta.url)), ...args], { encoding: "utf8", timeout: 20_000 }, (error, stdout, stderr) =>
+        resolve({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
+      )
+    )
+  for (const [path, name] of [
+    ["../../../tooling/scripts/docs-api.mjs", "docs-api"],
+    ["../scripts/docs-screenshots.mjs", "docs-screenshots"],
+    ["../scripts/lighthouse.mjs", "lighthouse"]
+  ] as const) {
+    it(name, async () => {
+      const help = await script(path, ["--help"])
+      expect(help).toMatchObject({ status: 0, stderr: "" })
+      expect(help.stdout).toMatch(/^usage: npm run /)
+      const bad = await script(path, ["--bogus"])
+      expect(bad.status).toBe(2)
+      expect(bad.stdout).toBe("")
+      expect(bad.stderr).toMatch(new RegExp(`^${name}: Unknown option '--bogus'`))
+    })
+  }
+})
