@@ -1,3 +1,4 @@
+import { type Stats, statSync } from "node:fs"
 import { dirname, isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -6,6 +7,9 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..
 
 /** The seed of the default data set: fixed, so every first start builds the same trips. */
 export const DATASET_SEED = 20_180_404
+
+/** The SQLite store when `TRIPSEARCH_DB` is not set. */
+export const DEFAULT_DB = resolve(REPO_ROOT, "data/tripsearch.db")
 
 /** Trips of the default data set when `SEED_TRIPS` is not set. */
 export const DEFAULT_SEED_TRIPS = 50_000
@@ -27,8 +31,8 @@ export interface ApiConfig {
   readonly host: string
   /**
    * `TRIPSEARCH_DB`: the store. A `postgres://` (or `postgresql://`) URL, kept as given, is a
-   * PostgreSQL database; anything else the path of a SQLite file, made absolute; default
-   * `data/tripsearch.db` under the repository root.
+   * PostgreSQL database; anything else the path of a SQLite file, made absolute, in a folder that
+   * must exist; default `data/tripsearch.db` under the repository root (`data/` is made when missing).
    */
   readonly db: string
   /** The demo key of the default data set, next to the database: `demo-key.json`. */
@@ -175,6 +179,13 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     }
   }
   const db = postgres ? dbRaw : path(dbRaw)
+  // data/ is the server's own and ignored by git, so a fresh clone has none: the first start makes it.
+  // A folder named in TRIPSEARCH_DB is the operator's: a typo there would otherwise grow a new tree
+  // holding a freshly generated demo store, and the server would serve that instead of theirs.
+  if (!postgres && db !== DEFAULT_DB) {
+    const problem = folderProblem(dirname(db))
+    if (problem !== undefined) problems.push(`TRIPSEARCH_DB "${dbRaw}" is in ${problem}`)
+  }
   const publicBaseUrl = baseUrl("PUBLIC_BASE_URL", `http://localhost:${port}`)
   const websiteBaseUrl = baseUrl("WEBSITE_BASE_URL", publicBaseUrl)
   const queryLogRaw = env.QUERY_LOG === undefined ? "data/query-log.ndjson" : env.QUERY_LOG.trim()
@@ -222,6 +233,22 @@ export const loadConfig = (env: Env = process.env): ApiConfig => {
     mapTiles
   }
 }
+
+/** Why the store's `folder` cannot hold it, or undefined when it may. */
+const folderProblem = (folder: string): string | undefined => {
+  let stats: Stats | undefined
+  try {
+    stats = statSync(folder, { throwIfNoEntry: false })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return `${folder}, which is not a folder: give a path in a folder`
+    return undefined // a folder we may not look into: opening the store says so better than a guess here
+  }
+  if (stats === undefined) return `a folder that does not exist, ${folder}: create it (mkdir -p ${shellWord(folder)}) or give a path in an existing folder`
+  return stats.isDirectory() ? undefined : `${folder}, which is not a folder: give a path in a folder`
+}
+
+/** `path` as one shell word, for a command to paste. */
+const shellWord = (path: string): string => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`)
 
 /** `MAP_TILES_URL` and `MAP_TILES_ATTRIBUTION`. */
 const mapTilesOf = (env: Env, problems: Array<string>): ApiConfig["mapTiles"] => {

@@ -16,7 +16,8 @@ store and creates a demo key; later starts reuse them. Ctrl-C (SIGINT) or SIGTER
 Everything else is configured by the environment:
   PORT                     listening port (default 3000)
   HOST                     listening address (default 127.0.0.1; 0.0.0.0 for every interface)
-  TRIPSEARCH_DB            the store: a SQLite file, relative to the repository (default data/tripsearch.db),
+  TRIPSEARCH_DB            the store: a SQLite file, relative to the repository, in an existing folder
+                           (default data/tripsearch.db, data/ made at the first start),
                            or a PostgreSQL database, postgres://user@host:port/database
   PUBLIC_BASE_URL          base of _self links (default http://localhost:$PORT)
   WEBSITE_BASE_URL         base of _front links (default PUBLIC_BASE_URL: this server's /search and /trip pages)

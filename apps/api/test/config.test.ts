@@ -1,6 +1,11 @@
-import { resolve } from "node:path"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ConfigError, DEFAULT_MAP_TILES, loadConfig, REPO_ROOT } from "../src/config.js"
+
+// An existing folder for the store paths that must be accepted.
+const TMP = tmpdir()
 
 describe("loadConfig", () => {
   it("has defaults for every variable, paths under the repository root", () => {
@@ -33,7 +38,7 @@ describe("loadConfig", () => {
     const config = loadConfig({
       PORT: "8080",
       HOST: "0.0.0.0",
-      TRIPSEARCH_DB: "/tmp/x/trips.db",
+      TRIPSEARCH_DB: join(TMP, "trips.db"),
       PUBLIC_BASE_URL: "https://api.example.com/base/",
       WEBSITE_BASE_URL: "https://www.example.com",
       QUERY_LOG: "logs/q.ndjson",
@@ -52,8 +57,8 @@ describe("loadConfig", () => {
     expect(config).toMatchObject({
       port: 8080,
       host: "0.0.0.0",
-      db: "/tmp/x/trips.db",
-      demoKeyPath: "/tmp/x/demo-key.json",
+      db: join(TMP, "trips.db"),
+      demoKeyPath: join(TMP, "demo-key.json"),
       publicBaseUrl: "https://api.example.com/base",
       websiteBaseUrl: "https://www.example.com",
       queryLogPath: resolve(REPO_ROOT, "logs/q.ndjson"),
@@ -73,7 +78,7 @@ describe("loadConfig", () => {
     })
     expect(loadConfig({ PORT: "4000" }).publicBaseUrl).toBe("http://localhost:4000")
     // The snapshot follows the store unless named; off keeps none.
-    expect(loadConfig({ TRIPSEARCH_DB: "/tmp/x/trips.db" }).indexSnapshotPath).toBe("/tmp/x/trips.db.index")
+    expect(loadConfig({ TRIPSEARCH_DB: join(TMP, "trips.db") }).indexSnapshotPath).toBe(join(TMP, "trips.db.index"))
     expect(loadConfig({ INDEX_SNAPSHOT: " OFF " }).indexSnapshotPath).toBeUndefined()
     // A PostgreSQL URL is kept as given; its snapshot is the database's unless a file is named, or off.
     const postgres = loadConfig({ TRIPSEARCH_DB: " postgres://api:secret@db.internal:5432/trips " })
@@ -85,6 +90,37 @@ describe("loadConfig", () => {
     // off: the wait for a worker is bounded by MATCHER_MAX_QUEUE only.
     expect(loadConfig({ MATCHER_MAX_WAIT_MS: "off" }).matcherMaxWaitMs).toBeUndefined()
     expect(() => loadConfig({ MATCHER_MAX_WAIT_MS: "0" })).toThrow(/MATCHER_MAX_WAIT_MS must be an integer from 1 to 60000/)
+  })
+
+  it("refuses a SQLite store in a folder that does not exist, naming it and how to make it, but not the default's data/", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tripsearch-config-"))
+    try {
+      const missing = join(dir, "no such", "folder")
+      let error: unknown
+      try {
+        loadConfig({ TRIPSEARCH_DB: join(missing, "trips.db") })
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as ConfigError).problems).toEqual([
+        `TRIPSEARCH_DB "${join(missing, "trips.db")}" is in a folder that does not exist, ${missing}: create it (mkdir -p '${missing}') or give a path in an existing folder`
+      ])
+      // Relative paths are taken from the repository root, and so is the folder named.
+      expect(() => loadConfig({ TRIPSEARCH_DB: "no-such-folder/trips.db" })).toThrow(`a folder that does not exist, ${resolve(REPO_ROOT, "no-such-folder")}: create it (mkdir -p ${resolve(REPO_ROOT, "no-such-folder")})`)
+      writeFileSync(join(dir, "file"), "")
+      expect(() => loadConfig({ TRIPSEARCH_DB: join(dir, "file", "trips.db") })).toThrow(`is in ${join(dir, "file")}, which is not a folder`)
+      expect(() => loadConfig({ TRIPSEARCH_DB: join(dir, "file", "sub", "trips.db") })).toThrow(/which is not a folder/)
+      // The store's file need not exist (the first start makes it); its folder must.
+      expect(loadConfig({ TRIPSEARCH_DB: join(dir, "trips.db") }).db).toBe(join(dir, "trips.db"))
+      // data/ is not in the repository: a fresh clone's first start makes it, named or by default.
+      expect(loadConfig({ TRIPSEARCH_DB: "data/tripsearch.db" }).db).toBe(resolve(REPO_ROOT, "data/tripsearch.db"))
+      expect(loadConfig({}).db).toBe(resolve(REPO_ROOT, "data/tripsearch.db"))
+      // A PostgreSQL URL names no folder.
+      expect(loadConfig({ TRIPSEARCH_DB: "postgres://db.internal/trips" }).db).toBe("postgres://db.internal/trips")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("reads the apps of the deep links: each platform alone, and refuses an Android app without its certificates", () => {

@@ -54,6 +54,20 @@ describe("the server's command line", () => {
     expect(readdirSync(dir)).toEqual([])
   })
 
+  it("refuses to start on a SQLite store in a folder that does not exist: one message, exit 1, nothing created", () => {
+    const missing = join(dir, "typo", "data")
+    const r = spawnSync(process.execPath, [mainJs], {
+      encoding: "utf8",
+      timeout: 20_000,
+      env: { ...process.env, PORT: "0", TRIPSEARCH_DB: join(missing, "trips.db"), QUERY_LOG: join(dir, "log.ndjson"), SEED_TRIPS: "10" }
+    })
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toBe(
+      `Invalid configuration:\n  - TRIPSEARCH_DB "${join(missing, "trips.db")}" is in a folder that does not exist, ${missing}: create it (mkdir -p ${missing}) or give a path in an existing folder\n`
+    )
+    expect(readdirSync(dir)).toEqual([])
+  })
+
   it("reads -h as help, no arguments as run, and rejects positionals", () => {
     expect(readCommandLine(["-h"])).toBe("help")
     expect(readCommandLine([])).toBe("run")
