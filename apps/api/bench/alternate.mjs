@@ -11,6 +11,7 @@ import { existsSync, symlinkSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { ownChild } from "./stopOnSignal.mjs"
 
 const USAGE = `usage: npm run bench:alternate -- [options]
 
@@ -76,7 +77,7 @@ if (!existsSync(join(previous, ".bench")) && previous !== here) {
 const run = (root) =>
   new Promise((resolvePromise, reject) => {
     const args = ["--max-old-space-size=12000", script(root), "--trips", values.trips, "--mix", values.mix, "--http", "no"]
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
+    const child = ownChild(spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] }))
     let out = ""
     child.stdout.on("data", (d) => (out += d))
     child.on("error", reject)

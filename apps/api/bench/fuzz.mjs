@@ -1,7 +1,6 @@
 // The fuzz command: fuzzed requests against a real listening server (the loop is
 // src/fuzz/runFuzz.ts, which the test suite runs briefly too). `--help` lists the options.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, rmSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
@@ -10,6 +9,7 @@ import { ensureDataset } from "../dist/ensureDataset.js"
 import { fakeKey } from "../dist/fuzz/fuzzRequest.js"
 import { countSecrets, formatSummary, runFuzz, violationCount } from "../dist/fuzz/runFuzz.js"
 import { startChild } from "./startChild.mjs"
+import { temporaryFolder } from "./stopOnSignal.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
@@ -99,7 +99,7 @@ let queryLogPath
 let url = values.url?.replace(/\/$/, "")
 
 if (url === undefined) {
-  work = mkdtempSync(join(tmpdir(), "tripsearch-fuzz-"))
+  work = temporaryFolder("tripsearch-fuzz-")
   const dbPath = join(work, "trips.db")
   queryLogPath = join(work, "query-log.ndjson")
   const t0 = performance.now()

@@ -6,8 +6,8 @@
 // generator, and (unless --in-process no) the search use-case's own cost in this thread without
 // HTTP, with what compressing its body costs and saves by body size.
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, tmpdir } from "node:os"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
@@ -19,6 +19,7 @@ import { COMPRESSION_MIN_BYTES, compress, errorBody } from "@tripsearch/http-exp
 import { createKey, makeSqliteTripStore, openDatabase } from "@tripsearch/storage-sqlite"
 import { ensureDataset } from "../dist/ensureDataset.js"
 import { startChild } from "./startChild.mjs"
+import { ownChild, temporaryFolder } from "./stopOnSignal.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
@@ -139,7 +140,7 @@ const paths = samples.map(({ trip_json }) => {
   }
   return `/api/v2/trips?${q}`
 })
-const work = mkdtempSync(join(tmpdir(), "tripsearch-http-bench-"))
+const work = temporaryFolder("tripsearch-http-bench-")
 const pathsFile = join(work, "paths.txt")
 writeFileSync(pathsFile, paths.join("\n"))
 
@@ -150,7 +151,7 @@ const load = (base, withKey, seconds, acceptEncoding) =>
     const args = [join(here, "load.mjs"), "--base", base, "--paths", pathsFile, "--concurrency", values.concurrency, "--seconds", String(seconds)]
     if (withKey) args.push("--key", key)
     if (acceptEncoding !== undefined) args.push("--accept-encoding", acceptEncoding)
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
+    const child = ownChild(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }))
     let out = ""
     child.stdout.on("data", (c) => (out += c))
     child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`load exited with ${code}`))))

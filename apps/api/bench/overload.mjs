@@ -3,8 +3,8 @@
 // once honouring Retry-After, with the time-bounded admission (MATCHER_MAX_WAIT_MS) off and on:
 // two servers on the same store, loaded in turn within one run. `--help` lists the options.
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { loadavg, tmpdir } from "node:os"
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
@@ -12,6 +12,7 @@ import { GENERATOR_VERSION } from "@tripsearch/dataset"
 import { createKey, openDatabase } from "@tripsearch/storage-sqlite"
 import { ensureDataset } from "../dist/ensureDataset.js"
 import { startChild } from "./startChild.mjs"
+import { ownChild, temporaryFolder } from "./stopOnSignal.mjs"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
@@ -133,14 +134,14 @@ const paths = samples.map(({ trip_json }) => {
   }
   return `/api/v2/trips?${q}`
 })
-const work = mkdtempSync(join(tmpdir(), "tripsearch-overload-bench-"))
+const work = temporaryFolder("tripsearch-overload-bench-")
 const pathsFile = join(work, "paths.txt")
 writeFileSync(pathsFile, paths.join("\n"))
 
 const load = (base, concurrency, seconds, retry) =>
   new Promise((resolvePromise, reject) => {
     const args = [join(here, "overloadClient.mjs"), "--base", base, "--paths", pathsFile, "--key", key, "--concurrency", String(concurrency), "--seconds", String(seconds), "--retry", retry]
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
+    const child = ownChild(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }))
     let out = ""
     child.stdout.on("data", (c) => (out += c))
     child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`client exited with ${code}`))))

@@ -8,9 +8,9 @@
 //
 //   npm run bench:scaling -- [--trips N] [--feed FILE] [--replicas R] [--rest-seconds S] [--searches N]
 import { spawn } from "node:child_process"
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { once } from "node:events"
-import { cpus, loadavg, tmpdir, totalmem } from "node:os"
+import { cpus, loadavg, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -20,6 +20,7 @@ import { connectPostgres } from "@tripsearch/storage-postgres"
 import { startPostgresCluster } from "@tripsearch/store-tests/postgres-cluster"
 import { freePort, HAPROXY_TIMINGS, startHaproxy, steadyLoad } from "@tripsearch/store-tests/haproxy"
 import { startChild } from "./startChild.mjs"
+import { atStop, ownChild, temporaryFolder } from "./stopOnSignal.mjs"
 
 const USAGE = `usage: npm run bench:scaling -- [options]
 
@@ -111,7 +112,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const run = (args) =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+    const child = ownChild(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] }))
     let out = ""
     child.stdout.on("data", (c) => (out += c))
     child.stderr.on("data", (c) => (out += c))
@@ -142,9 +143,11 @@ for await (const line of createInterface({ input: createReadStream(feedPath), cr
 const cluster = await startPostgresCluster({
   settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=all", "shared_buffers=256MB", "max_wal_size=4GB"]
 })
-const scratch = mkdtempSync(join(tmpdir(), "tripsearch-scaling-"))
+atStop(cluster.stop)
+const scratch = temporaryFolder("tripsearch-scaling-")
 const children = []
 const admin = connectPostgres(cluster.url, { max: 1 })
+atStop(() => admin.end({ timeout: 1 }))
 let haproxy
 const stopChild = async (child, signal = "SIGTERM") => {
   if (child.exitCode !== null || child.signalCode !== null) return
@@ -207,6 +210,7 @@ try {
   // HAProxy in front of the replicas' ports, one more for the replica started under load.
   const backends = await Promise.all(Array.from({ length: REPLICAS + 1 }, async (_, i) => ({ name: `r${i + 1}`, port: await freePort() })))
   haproxy = await startHaproxy(backends)
+  atStop(haproxy.stop)
   const drainMs = HAPROXY_TIMINGS.fall * HAPROXY_TIMINGS.checkMs + 1_000
   const startReplica = async (backend) => {
     const started = await startChild(

@@ -19,6 +19,7 @@ import { createKey, importFeed, importMeetingPoints, openDatabase } from "@trips
 import { coreTarget } from "../../replay/dist/targets.js"
 import { decodePath } from "../../../packages/core/dist/road/roadPath.js"
 import { startChild } from "./startChild.mjs"
+import { ownChild } from "./stopOnSignal.mjs"
 
 const USAGE = `usage: npm run bench:search -- [options]
 
@@ -295,7 +296,7 @@ if (values.http === "yes") {
   const load = (concurrency, seconds, once = false) =>
     new Promise((resolvePromise, reject) => {
       const args = [join(here, "load.mjs"), "--base", base, "--paths", pathsFile, "--key", key, "--concurrency", String(concurrency), "--seconds", String(seconds), ...(once ? ["--once"] : [])]
-      const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
+      const child = ownChild(spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] }))
       let out = ""
       child.stdout.on("data", (c) => (out += c))
       child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(out)) : reject(new Error(`load exited with ${code}`))))
@@ -346,7 +347,7 @@ async function meetingPointFreshness(base, key) {
     const importLine = (status) =>
       new Promise((resolvePromise, reject) => {
         writeFileSync(file, line(status) + "\n")
-        const child = spawn(process.execPath, [join(root, "packages/store/dist/cli.js"), "import", "--db", dbPath, "--snapshot", "off", "--meeting-points", file], { stdio: ["ignore", "ignore", "inherit"] })
+        const child = ownChild(spawn(process.execPath, [join(root, "packages/store/dist/cli.js"), "import", "--db", dbPath, "--snapshot", "off", "--meeting-points", file], { stdio: ["ignore", "ignore", "inherit"] }))
         child.on("exit", (code) => (code === 0 ? resolvePromise() : reject(new Error(`the store import exited with ${code}`))))
       })
     const before = version.get()

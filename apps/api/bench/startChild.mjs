@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { ownChild } from "./stopOnSignal.mjs"
 
 /**
  * What `npm start` sets for the server, so that a benchmark measures the server as it is run:
@@ -13,12 +14,12 @@ export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: "131072" }
  * output (the server says it listens on stderr and logs requests on stdout: both are read and kept
  * drained), the time from spawn to that line and everything it printed until then (`output`).
  * The child's environment is `SERVER_ENV`, then this process's, then `env` (a key whose value is
- * `undefined` is left out).
+ * `undefined` is left out). The child is stopped when the bench gets SIGINT or SIGTERM (`ownChild`).
  */
 export const startChild = (args, env, ready) =>
   new Promise((resolvePromise, reject) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, args, { env: { ...SERVER_ENV, ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = ownChild(spawn(process.execPath, args, { env: { ...SERVER_ENV, ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }))
     let buffer = ""
     let found = false
     const watch = (chunk) => {

@@ -1,7 +1,7 @@
 // Import and scan speed on N synthetic trips (default 100,000).
 // Build first, then: node packages/storage-sqlite/bench/importScan.mjs [N] [DB_PATH]
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { constants, tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { importFeed, makeSqliteTripStore, openDatabase } from "../dist/index.js"
@@ -10,6 +10,14 @@ const N = Number(process.argv[2] ?? 100_000)
 const dir = mkdtempSync(join(tmpdir(), "tripsearch-bench-"))
 const dbPath = process.argv[3] ?? join(dir, "bench.db")
 const feedPath = join(dir, "feed.ndjson")
+// Ctrl-C or SIGTERM: the feed and the store written so far go with the folder (once the feed's
+// writing, which does not yield, is done), and the exit says which signal stopped it.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    rmSync(dir, { recursive: true, force: true })
+    process.exit(128 + constants.signals[signal])
+  })
+}
 
 let seed = 42
 const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
