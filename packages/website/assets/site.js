@@ -52,8 +52,15 @@
       if (d.road.length > 1) L.polyline(d.road, { color: "#7b8794", weight: 4, opacity: 0.9, className: "road" }).addTo(map)
       if (d.part.length > 1) L.polyline(d.part, { color: "#0b5cad", weight: 6, className: "part" }).addTo(map)
       var labelled = []
+      // This passenger's pickup and drop-off (or the two places searched) are labelled whatever
+      // else is hidden, and can be a few pixels apart on a phone: the northern one's label goes
+      // above its point and the other's below, which keeps the two apart at any zoom (north stays up).
+      var ends = d.stops.filter(function (s) { return s.role !== "stop" })
+      var north = ends.length === 2 ? (ends[1].lat > ends[0].lat ? ends[1] : ends[0]) : null
       d.stops.forEach(function (s, k) {
         var mine = s.role !== "stop"
+        // The others above and below their points in turn, in road order: neighbours' labels stay apart.
+        var above = north !== null && mine ? s === north : k % 2 === 0
         var marker = L.circleMarker([s.lat, s.lon], {
           radius: mine ? 8 : 5,
           color: "#fff",
@@ -62,8 +69,7 @@
           fillOpacity: 1,
           className: "stop stop-" + s.role
         })
-          // Above and below their points in turn, in road order: neighbours' labels stay apart.
-          .bindTooltip(s.label, { permanent: true, direction: k % 2 === 0 ? "top" : "bottom", offset: [0, k % 2 === 0 ? -8 : 8], className: "label label-" + s.role })
+          .bindTooltip(s.label, { permanent: true, direction: above ? "top" : "bottom", offset: [0, above ? -8 : 8], className: "label label-" + s.role })
           .addTo(map)
         labelled.push({ marker: marker, mine: mine })
       })
