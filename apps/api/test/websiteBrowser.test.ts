@@ -323,6 +323,8 @@ describe("the traveller's website in a real browser", () => {
       await page.locator(".leaflet-tooltip.label-dropoff").waitFor()
       const [a, b] = [await box("pickup"), await box("dropoff")]
       expect(a.width * b.width, id).toBeGreaterThan(0)
+      // A long meeting point name wraps rather than running off a phone's screen (at most 70% of its width).
+      expect(Math.max(a.width, b.width), id).toBeLessThanOrEqual(375 * 0.7 + 0.5)
       expect(a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top, `${id}: pickup ${JSON.stringify(a)}, drop-off ${JSON.stringify(b)}`).toBe(false)
     }
     await context.close()

@@ -32,7 +32,7 @@ ol.trips>li.full{background:#f0f2f4;color:#52606d;border-style:dashed}ol.trips>l
 .notice{border-left:4px solid #c2410c;padding:.2rem 1rem;margin:1rem 0;background:#fff7ed}.notice ul{margin:.3rem 0}
 .map{height:22rem;max-height:60vh;margin:1rem 0;border:1px solid #cbd2d9;border-radius:.4rem}
 .places-map .map{height:13rem}
-.leaflet-tooltip.label{font:600 13px/1.3 system-ui,sans-serif;padding:2px 6px}.leaflet-tooltip.label-pickup,.leaflet-tooltip.label-dropoff,.leaflet-tooltip.label-from,.leaflet-tooltip.label-to{background:#0b5cad;color:#fff;border-color:#0b5cad}.searched{font-weight:bold;color:#0b5cad}.error{border-left:4px solid #c81e1e;padding-left:1rem}
+.leaflet-tooltip.label{font:600 13px/1.3 system-ui,sans-serif;padding:2px 6px;white-space:normal;width:max-content;max-width:min(18rem,70vw);box-sizing:border-box}.leaflet-tooltip.label-pickup,.leaflet-tooltip.label-dropoff,.leaflet-tooltip.label-from,.leaflet-tooltip.label-to{background:#0b5cad;color:#fff;border-color:#0b5cad}.searched{font-weight:bold;color:#0b5cad}.error{border-left:4px solid #c81e1e;padding-left:1rem}
 nav.pages a,nav.pages span{display:inline-block;margin-right:.5rem;min-width:1.5rem;padding:.2rem 0}svg.route{max-width:100%;height:auto}
 .qa dt{font-weight:bold;margin-top:.6rem}.qa dd{margin-left:1rem}
 .table{overflow-x:auto}table{border-collapse:collapse;font-size:.9rem}th,td{border:1px solid #cbd2d9;padding:.2rem .4rem;text-align:left;vertical-align:top}
