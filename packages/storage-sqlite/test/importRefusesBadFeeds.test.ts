@@ -128,7 +128,7 @@ describe("an import that changes nothing leaves the store as it was", () => {
     await importFeed(db, tmp.write("first.ndjson", feed(trips)))
     const before = state(db)
     // Same trips written another way (defaults spelled out, another colour case): the same rows.
-    const sameRows = [{ ...trips[0]!, status: "active", luggage: "MIDDLE" }, { ...trips[1]!, car: { ...(trips[1]!.car as object), color_hexa: "D8C8A8" } }]
+    const sameRows = [{ ...trips[0]!, status: "active", luggage: "MIDDLE", seats_count_origin: trips[0]!["seats"] }, { ...trips[1]!, car: { ...(trips[1]!.car as object), color_hexa: "D8C8A8" } }]
     expect(await importFeed(db, tmp.write("same.ndjson", feed(sameRows)))).toEqual({ ok: true, imported: 2, unchanged: 2, seq: 2 })
     expect(state(db)).toEqual(before)
     // One trip changed, one not: only the changed one takes a new seq, and the import counts.

@@ -90,7 +90,9 @@ export const toTripRow = (stored: StoredTrip): TripRow => {
     packed: packRecord(r),
     shown: Buffer.from(encodeShown(trip)),
     zone_offsets: JSON.stringify(stored.zoneOffsets),
-    trip_json: JSON.stringify(trip)
+    // `seats_count_origin` is `seats` when absent (docs/FEED.md): written out, it is stored as absent, so
+    // that a trip imported again with that default spelled out is no change (details show it either way).
+    trip_json: JSON.stringify(trip.seats_count_origin === trip.seats ? { ...trip, seats_count_origin: undefined } : trip)
   }
 }
 
