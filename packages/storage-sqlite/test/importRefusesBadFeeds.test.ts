@@ -102,6 +102,20 @@ describe("a UTF-8 byte-order mark at the very start is skipped", () => {
     expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^line 2: \(line\): must be valid JSON /)] })
   })
 
+  it("what a broken line's message quotes is visible: a NUL, a mark, a control character as \\uXXXX; lines ending in CR alone are said", async () => {
+    const utf16ish = Buffer.from(`\u0000{\u0000"\u0000`, "utf8")
+    const marked = `\uFEFF${toLine(tripInput("d2"))}`
+    const result = await importFeed(db, [toLine(tripInput("d1")), utf16ish.toString("utf8"), marked.replace("{", "\u0007{")])
+    expect(result.ok).toBe(false)
+    const errors = (result as { errors: Array<string> }).errors
+    expect(errors).toHaveLength(2)
+    expect(errors[0]).toMatch(/^line 2: \(line\): must be valid JSON \(.*\\u0000/)
+    expect(errors[1]).toMatch(/^line 3: \(line\): must be valid JSON \(.*\\u(FEFF|0007)/)
+    for (const e of errors) expect(e).not.toMatch(/[\u0000-\u001f\u007f\ufeff]/)
+    const crOnly = await importFeed(db, [`${toLine(tripInput("d3"))}\r${toLine(tripInput("d4"))}`])
+    expect(crOnly).toEqual({ ok: false, errors: [expect.stringMatching(/^line 1: \(line\): must be valid JSON \(.*; the line holds a carriage return: lines end in LF or CRLF, not CR alone\)$/)] })
+  })
+
   it("a file that is only the mark imports nothing and changes nothing", async () => {
     const before = state(db)
     expect(await importFeed(db, writeBytes(tmp.path("only-bom.ndjson"), BOM))).toEqual({ ok: true, imported: 0, unchanged: 0, seq: 0 })

@@ -41,15 +41,25 @@ export const toFeedIssues = (error: ParseResult.ParseError, feed = "trip feed"):
   return [...byField].map(([field, reason]) => ({ field, reason }))
 }
 
+/**
+ * `text` with control and invisible characters written as `\uXXXX`: a message quotes what it was
+ * given, and a NUL (a UTF-16 file) or a byte order mark in the middle of a file quoted raw reads as
+ * nothing, or worse, on a terminal.
+ */
+const visible = (text: string): string =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u2060\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
+
 /** One NDJSON line of a feed as a JSON object, or the issue of the whole line (`what` one line holds). */
 export const parseFeedObject = (line: string, what: string): Either.Either<object, ReadonlyArray<FeedIssue>> => {
   let json: unknown
   try {
     json = JSON.parse(line)
   } catch (e) {
-    // The parser's own words say where the text breaks.
-    const detail = (e as Error).message
-    return Either.left([{ field: "(line)", reason: `must be valid JSON (${detail.charAt(0).toLowerCase()}${detail.slice(1)})` }])
+    // The parser's own words say where the text breaks; the text they quote is made visible.
+    const detail = visible((e as Error).message)
+    // A file whose lines end in CR alone reads as one line of several objects.
+    const hint = /\r(?!\n|$)/.test(line) ? "; the line holds a carriage return: lines end in LF or CRLF, not CR alone" : ""
+    return Either.left([{ field: "(line)", reason: `must be valid JSON (${detail.charAt(0).toLowerCase()}${detail.slice(1)}${hint})` }])
   }
   // Checked here: Effect's issue for the whole line names the struct's encoded side, not a rule.
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
