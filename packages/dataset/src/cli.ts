@@ -41,7 +41,9 @@ const main = async (): Promise<void> => {
     await finished(out)
   }
   const seconds = (performance.now() - started) / 1000
-  process.stderr.write(`tripsearch-generate: ${lines} trips in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} trips/s)\n`)
+  // A rate over a few trips would measure the gazetteer's loading, not the generator.
+  const rate = lines >= 1000 ? ` (${Math.round(lines / seconds)} trips/s)` : ""
+  process.stderr.write(`tripsearch-generate: ${lines} ${lines === 1 ? "trip" : "trips"} in ${seconds.toFixed(1)} s${rate}\n`)
   if (options.meetingPointsOut !== undefined) {
     const file = createWriteStream(options.meetingPointsOut)
     file.on("error", (e) => {

@@ -83,7 +83,9 @@ it("docs/FEED.md's example lines are the generator's own, from the commands the 
   }
   const feed = join(dir, "example.ndjson")
   const points = join(dir, "example-points.ndjson")
-  await run(process.execPath, [cli, "--trips", "30", "--seed", "1", "--now", "2026-11-22T08:00:00Z", "--out", feed, "--meeting-points-out", points])
+  const { stderr } = await run(process.execPath, [cli, "--trips", "30", "--seed", "1", "--now", "2026-11-22T08:00:00Z", "--out", feed, "--meeting-points-out", points])
+  // A rate over 30 trips would be the gazetteer's loading: none is printed.
+  expect(stderr).toMatch(/^tripsearch-generate: 30 trips in \d+\.\d s\n/)
   expect(page).toContain("The 22nd line of `npm run --silent generate -- --trips 30 --seed 1 --now 2026-11-22T08:00:00Z`")
   const trips = readFileSync(feed, "utf8").trim().split("\n")
   expect(blockAfter("## An example line")).toEqual(JSON.parse(trips[21]!))
