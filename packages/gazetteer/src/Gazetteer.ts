@@ -148,6 +148,11 @@ export class Gazetteer {
     return this.names.get(city.id)
   }
 
+  /** The name a city is shown with in the locale: its name there, else its GeoNames name (`Mnichov` for a Czech reader). */
+  shownName(city: GazetteerCity, locale: LocaleCode): string {
+    return this.nameIn(city, locale) ?? city.name
+  }
+
   /** The locale's name of a city (docs/API.md, Place names); `undefined` when it has none. */
   nameIn(city: GazetteerCity, locale: LocaleCode): string | undefined {
     let byLocale = this.localNames.get(city)
@@ -212,7 +217,7 @@ export class Gazetteer {
     this.suggestions ??= new SuggestIndex(this)
     const country = LOCALE_TABLE[locale].country
     const cities = this.suggestions.top(prefix, country, limit)
-    const names = cities.map((city) => this.nameIn(city, locale) ?? city.name)
+    const names = cities.map((city) => this.shownName(city, locale))
     const namesakes = new Map<string, number>()
     cities.forEach((city, k) => namesakes.set(`${names[k]}|${city.country}`, (namesakes.get(`${names[k]}|${city.country}`) ?? 0) + 1))
     return cities.map((city, k) => {
@@ -234,8 +239,8 @@ export class Gazetteer {
    * a suggestion of it says (`Lyons (near Vidalia)`); none for a city without one, or without such a town.
    */
   nearTown(city: GazetteerCity, locale: LocaleCode): string | undefined {
-    const name = this.nameIn(city, locale) ?? city.name
-    const namesake = this.candidates(name).some((c) => c.id !== city.id && c.country === city.country && (this.nameIn(c, locale) ?? c.name) === name)
+    const name = this.shownName(city, locale)
+    const namesake = this.candidates(name).some((c) => c.id !== city.id && c.country === city.country && this.shownName(c, locale) === name)
     return namesake ? this.nearLargerTown(city, name, locale) : undefined
   }
 
@@ -264,11 +269,11 @@ export class Gazetteer {
       if (Math.abs(other.lat - city.lat) * latKm > bestKm) continue
       const km = haversineKm(city.lat, city.lon, other.lat, other.lon)
       if (km > bestKm || (km === bestKm && best !== undefined && other.id > best.id)) continue
-      if ((this.nameIn(other, locale) ?? other.name) === name) continue
+      if (this.shownName(other, locale) === name) continue
       best = other
       bestKm = km
     }
-    const near = best === undefined ? undefined : (this.nameIn(best, locale) ?? best.name)
+    const near = best === undefined ? undefined : this.shownName(best, locale)
     if (this.nearTowns.size >= LOCAL_NAME_MEMO) this.nearTowns.clear()
     this.nearTowns.set(key, near ?? null)
     return near

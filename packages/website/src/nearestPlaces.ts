@@ -104,7 +104,7 @@ export const nearestPlaces = (gazetteer: Gazetteer, text: string, country: strin
   compare(name, 0)
   const back = withoutTransliteration(name)
   if (back !== undefined) compare(back, 0)
-  const ownName = (city: GazetteerCity): string => (locale === undefined ? city.name : (gazetteer.nameIn(city, locale) ?? city.name))
+  const ownName = (city: GazetteerCity): string => (locale === undefined ? city.name : gazetteer.shownName(city, locale))
   // A town matched by its own name in the page's language: a translation that is not the GeoNames
   // name again (many catalogues repeat it, which would favour towns for being translated at all).
   const own = (city: GazetteerCity, key: string): boolean => {

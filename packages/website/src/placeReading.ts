@@ -51,8 +51,6 @@ export const countryName = (code: string, locale: LocaleCode): string => {
   return names.of(code) ?? code
 }
 
-/** A town's name in the locale's language (`Mnichov` for a Czech reader), else its GeoNames name. */
-export const townName = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode): string => gazetteer.nameIn(city, locale) ?? city.name
 
 /**
  * A town as the page names it: with the larger town near it when a namesake of its country reads
@@ -60,7 +58,7 @@ export const townName = (gazetteer: Gazetteer, city: GazetteerCity, locale: Loca
  */
 export const townLabel = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode, t: Translate): string => {
   const near = gazetteer.nearTown(city, locale)
-  return near === undefined ? townName(gazetteer, city, locale) : t("near_town", { name: townName(gazetteer, city, locale), town: near })
+  return near === undefined ? gazetteer.shownName(city, locale) : t("near_town", { name: gazetteer.shownName(city, locale), town: near })
 }
 
 /** `townLabel` and its country: `Lyons (vers Vidalia), États-Unis`. */
@@ -80,7 +78,7 @@ const pickedCity = (gazetteer: Gazetteer, text: string, id: string | undefined):
  * the API reads (`Mnichov, Německo`), as a picked suggestion writes it.
  */
 export const placeText = (gazetteer: Gazetteer, city: GazetteerCity, locale: LocaleCode): string =>
-  `${townName(gazetteer, city, locale)}, ${countryName(city.country, locale)}`
+  `${gazetteer.shownName(city, locale)}, ${countryName(city.country, locale)}`
 
 /**
  * The search's ends as the page reads them: `fc`/`tc` coordinates when given (as the API prefers
