@@ -133,10 +133,9 @@ const refused = (
  * (405 but GET, HEAD and OPTIONS), a body (413), the route (`/health`, `/api/v2/openapi.json`;
  * the API routes; else 404 `resource.not_found`), `OPTIONS` (answered there), the query
  * string's percent-encoding (400 at once when no key is in the header: the query's cannot be
- * read), then `_format` and `Accept`.
- * A bad `_format`, trip id percent-encoding, or a query string's with a key in the header, is a
- * 400 too, given after the key's check
- * (`invalid`). HEAD is read as GET.
+ * read), then `_format` and `Accept`. A bad `_format`, trip id percent-encoding, or query string
+ * with a key in the header, is a 400 too, given after the key's check (`invalid`). HEAD is read
+ * as GET.
  * Pure: no use-case runs here.
  */
 export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): ReadRequest => {
@@ -195,12 +194,12 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     route = m[2] === undefined ? { _tag: "Details", id } : { _tag: "Threads", id }
   }
 
+  const headerKey = headerOf(request.headers, "key")
   let parsed: ParsedQuery
   try {
     parsed = parseQuery(query)
   } catch (error) {
     if (!(error instanceof MalformedQuery)) throw error
-    const headerKey = headerOf(request.headers, "key")
     // The query's key cannot be read from it: only a key in the header is checked first.
     if (headerKey === undefined || headerKey === "") {
       return refused(formatOr(undefined, accept), { status: 400, token: "parameter.invalid", message: error.message }, {}, true)
@@ -223,7 +222,7 @@ export const readApiRequest = (request: ApiRequest, options: ReadOptions = {}): 
     // A `_format` that is no format is answered in JSON, the format that cannot be refused.
     format: choice._tag === "Format" ? choice.format : "json",
     params,
-    keys: { header: headerOf(request.headers, "key"), query: parsed.key },
+    keys: { header: headerKey, query: parsed.key },
     path: redactPath(path),
     get query() {
       return (redactedQuery ??= redactQuery(query))
