@@ -279,17 +279,18 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
    * the prices typed in the old one (`pmin`, `pmax`) go with it. `places`: the place fields in the
    * new locale's language, so that the form does not keep the old one's names.
    */
-  const inLocaleOf =
-    (path: string, raw: string, current: LocaleCode, places?: (locale: LocaleCode) => Readonly<Record<string, string>>) =>
-    (locale: LocaleCode): string => {
-      const asked = safeParams(raw).get("cur")
-      const cur = asked !== undefined && asked !== "" ? asked : LOCALE_TABLE[current].currency
+  const inLocaleOf = (path: string, raw: string, current: LocaleCode, places?: (locale: LocaleCode) => Readonly<Record<string, string>>) => {
+    // Read once for the page's every language link.
+    const asked = safeParams(raw).get("cur")
+    const cur = asked !== undefined && asked !== "" ? asked : LOCALE_TABLE[current].currency
+    return (locale: LocaleCode): string => {
       const keep = (currenciesOf(locale) as ReadonlyArray<string>).includes(cur)
       const names = places?.(locale) ?? {}
       const drop = new Set(["locale", "cur", ...Object.keys(names), ...(keep ? [] : ["pmin", "pmax"])])
       const added = [...Object.entries(names).map(([n, v]) => `${n}=${encodeURIComponent(v)}`), ...(keep && cur !== LOCALE_TABLE[locale].currency ? [`cur=${cur}`] : [])]
       return `${path}?${[...keptParts(raw, drop), ...added, `locale=${locale}`].join("&")}`
     }
+  }
 
   /**
    * The page in the locale's other currencies (its alternative, where it has one), the prices
@@ -438,7 +439,8 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     const t = translatorOf(locale)
     const typed = apiQuery(raw, locale)
     // The page's parameters: the API's, with the website's own.
-    const given: SearchParams = new Map([...new URLSearchParams(typed), ...[...safeParams(raw)].filter(([name, value]) => WEBSITE_OWN.has(name) && value !== "")])
+    const rawParams = safeParams(raw)
+    const given: SearchParams = new Map([...new URLSearchParams(typed), ...[...rawParams].filter(([name, value]) => WEBSITE_OWN.has(name) && value !== "")])
     // The search page keeps its form and what was typed, whatever the API answered.
     const places = trip === null ? readPlaces(gazetteerOf(), given, locale, t) : undefined
     // A picked town is searched at its coordinates (the API then leaves its name aside); a pick
@@ -552,7 +554,7 @@ export const websiteRouter = (options: WebsiteOptions): express.Router => {
     const page = searchPage(body, params, locale, t, {
       notice,
       heading: { from: townOf("fn"), to: townOf("tn") },
-      submitted: FORM_FIELDS.some((name) => safeParams(raw).has(name)),
+      submitted: FORM_FIELDS.some((name) => rawParams.has(name)),
       map: mapData === undefined ? undefined : mapBlock(mapData, t("route_map"), assets.paths.leafletJs),
       along: { from: townOf("fn"), to: townOf("tn"), meetingPointName: (id) => names.get(id) }
     })
