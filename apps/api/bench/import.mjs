@@ -12,8 +12,6 @@ import { cpus, loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
-import { GENERATOR_VERSION, writeFeed, writeMeetingPoints } from "@tripsearch/dataset"
-import * as current from "@tripsearch/storage-sqlite"
 
 const USAGE = `usage: npm run bench:import -- [options]
 
@@ -75,6 +73,10 @@ if (previousPath !== undefined && !existsSync(previousPath)) {
   console.error(`bench:import: --previous: no file ${previousPath} (build that checkout first)`)
   process.exit(2)
 }
+
+// Loaded once the command line is known good: a refusal or --help answers at once, without them.
+const { GENERATOR_VERSION, writeFeed, writeMeetingPoints } = await import("@tripsearch/dataset")
+const current = await import("@tripsearch/storage-sqlite")
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 const benchDir = join(root, ".bench")

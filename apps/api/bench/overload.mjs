@@ -8,9 +8,7 @@ import { loadavg } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { GENERATOR_VERSION } from "@tripsearch/dataset"
-import { createKey, openDatabase } from "@tripsearch/storage-sqlite"
-import { ensureDataset } from "../dist/ensureDataset.js"
+import { GENERATOR_VERSION } from "../../../packages/dataset/dist/generatorVersion.js"
 import { startChild } from "./startChild.mjs"
 import { ownChild, temporaryFolder } from "./stopOnSignal.mjs"
 
@@ -90,6 +88,10 @@ if (baselineMain !== undefined && !existsSync(baselineMain)) {
   console.error(`bench:overload: no built server at ${baselineMain} (run npm run build in that checkout first)`)
   process.exit(2)
 }
+
+// Loaded once the command line is known good: a refusal or --help answers at once, without them.
+const { createKey, openDatabase } = await import("@tripsearch/storage-sqlite")
+const { ensureDataset } = await import("../dist/ensureDataset.js")
 
 /** Departures of a generated store start at a fixed date, so that a cached store stays valid (as bench:http's). */
 const GEN_NOW = Date.UTC(2030, 0, 7, 6, 0, 0)

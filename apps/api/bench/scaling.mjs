@@ -15,10 +15,7 @@ import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { GENERATOR_VERSION, writeFeed } from "@tripsearch/dataset"
-import { connectPostgres } from "@tripsearch/storage-postgres"
-import { startPostgresCluster } from "@tripsearch/store-tests/postgres-cluster"
-import { freePort, HAPROXY_TIMINGS, startHaproxy, steadyLoad } from "@tripsearch/store-tests/haproxy"
+import { GENERATOR_VERSION } from "../../../packages/dataset/dist/generatorVersion.js"
 import { startChild } from "./startChild.mjs"
 import { atStop, ownChild, temporaryFolder } from "./stopOnSignal.mjs"
 
@@ -96,6 +93,12 @@ if (values.feed !== undefined && !existsSync(feedPath)) {
   console.error(`bench:scaling: --feed: no file ${feedPath}`)
   process.exit(2)
 }
+// Loaded once the command line is known good: a refusal or --help answers at once, without them.
+const { connectPostgres } = await import("@tripsearch/storage-postgres")
+const { startPostgresCluster } = await import("@tripsearch/store-tests/postgres-cluster")
+const { freePort, HAPROXY_TIMINGS, startHaproxy, steadyLoad } = await import("@tripsearch/store-tests/haproxy")
+const { writeFeed } = await import("@tripsearch/dataset")
+
 if (!existsSync(feedPath)) {
   console.log(`making ${feedPath} (${N} trips, seed 1)...`)
   const tmp = `${feedPath}.partial`

@@ -13,11 +13,6 @@ import { cpus, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { TripIndex } from "@tripsearch/core"
-import { feedLines, GENERATOR_VERSION, generateQueryLog, meetingPointLines } from "@tripsearch/dataset"
-import { createKey, importFeed, importMeetingPoints, openDatabase } from "@tripsearch/storage-sqlite"
-import { coreTarget } from "../../replay/dist/targets.js"
-import { decodePath } from "../../../packages/core/dist/road/roadPath.js"
 import { startChild } from "./startChild.mjs"
 import { ownChild } from "./stopOnSignal.mjs"
 
@@ -97,6 +92,13 @@ if (values.http !== "yes" && values.http !== "no") {
   console.error(`bench:search: --http must be yes or no, got "${values.http}"`)
   process.exit(2)
 }
+
+// Loaded once the command line is known good: a refusal or --help answers at once, without them.
+const { TripIndex } = await import("@tripsearch/core")
+const { feedLines, GENERATOR_VERSION, generateQueryLog, meetingPointLines } = await import("@tripsearch/dataset")
+const { createKey, importFeed, importMeetingPoints, openDatabase } = await import("@tripsearch/storage-sqlite")
+const { coreTarget } = await import("../../replay/dist/targets.js")
+const { decodePath } = await import("../../../packages/core/dist/road/roadPath.js")
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")

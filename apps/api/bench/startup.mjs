@@ -10,8 +10,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { GENERATOR_VERSION } from "@tripsearch/dataset"
-import { createKey, openDatabase } from "@tripsearch/storage-sqlite"
+import { GENERATOR_VERSION } from "../../../packages/dataset/dist/generatorVersion.js"
 import { startChild } from "./startChild.mjs"
 
 const USAGE = `usage: npm run bench:startup -- [options]
@@ -58,6 +57,9 @@ if (!existsSync(dbPath)) {
   console.error(`bench:startup: no store at ${dbPath}: make it with npm run bench:search -- --trips ${values.trips} --http no`)
   process.exit(2)
 }
+// Loaded once the command line is known good: a refusal or --help answers at once, without them.
+const { createKey, openDatabase } = await import("@tripsearch/storage-sqlite")
+
 const thisMain = join(root, "apps/api/dist/main.js")
 const snapshotPath = `${dbPath}.startup-bench.index`
 // This build three times: from the snapshot (made first if missing), the same with the snapshot's

@@ -7,16 +7,17 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { chromium } from "playwright-core"
-import { feedLines } from "@tripsearch/dataset"
-import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
-import { createServer } from "../dist/createServer.js"
-import { DEFAULT_MAP_TILES } from "../dist/config.js"
 import { CHROMIUM, CHROMIUM_FLAGS } from "./chromium.mjs"
 import { startTileStub } from "./tileStub.mjs"
 import { scriptArgs } from "../../../tooling/scripts/scriptArgs.mjs"
 
 scriptArgs("docs-screenshots", "usage: npm run docs:screenshots\n  Takes the website screenshots in docs/screenshots/ again, in headless Chromium.")
+// Loaded after the command line: --help and a refusal answer at once, without them.
+const { chromium } = await import("playwright-core")
+const { feedLines } = await import("@tripsearch/dataset")
+const { importFeed, openDatabase } = await import("@tripsearch/storage-sqlite")
+const { createServer } = await import("../dist/createServer.js")
+const { DEFAULT_MAP_TILES } = await import("../dist/config.js")
 
 const here = dirname(fileURLToPath(import.meta.url))
 const out = resolve(here, "../../../docs/screenshots")

@@ -11,15 +11,16 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { feedLines } from "@tripsearch/dataset"
-import { importFeed, openDatabase } from "@tripsearch/storage-sqlite"
-import { createServer } from "../dist/createServer.js"
-import { DEFAULT_MAP_TILES } from "../dist/config.js"
 import { CHROMIUM_FLAGS } from "./chromium.mjs"
 import { startTileStub } from "./tileStub.mjs"
 import { scriptArgs } from "../../../tooling/scripts/scriptArgs.mjs"
 
 const args = scriptArgs("lighthouse", "usage: npm run lighthouse [-- --save DIR]\n  Lighthouse on the home, search and trip pages; --save writes each report as JSON into DIR.", { save: { type: "string" } })
+// Loaded after the command line: --help and a refusal answer at once, without them.
+const { feedLines } = await import("@tripsearch/dataset")
+const { importFeed, openDatabase } = await import("@tripsearch/storage-sqlite")
+const { createServer } = await import("../dist/createServer.js")
+const { DEFAULT_MAP_TILES } = await import("../dist/config.js")
 
 const here = dirname(fileURLToPath(import.meta.url))
 const CHROMIUM = process.env.TRIPSEARCH_CHROMIUM ?? process.env.CHROME_PATH ?? "/usr/bin/chromium"
