@@ -179,14 +179,13 @@ export class TripIndex {
     this.refSlot[ref] = slot
     this.ids.add(ref, this.idSource)
     if (this.loading) return
-    const n = t.wpCount[slot]!
-    const stops = t.wAlong[t.wpStart[slot]! + n - 1]! - t.wAlong[t.wpStart[slot]!]!
-    // A full arena, or columns the append had to copy to grow: new grids, which take this trip's
+    const stops = t.wAlong[t.wpStart[slot]! + t.wpCount[slot]! - 1]! - t.wAlong[t.wpStart[slot]!]!
+    // A full arena or one without its cells, or columns the append had to copy to grow: new grids, which take this trip's
     // waypoints and stops from the columns. Linking the trip into the current grids would show it to readers
     // of the previous image, whose copies of the columns end before its slot or its waypoints.
     const grown =
       t.traits !== traits || t.wPlace !== wPlace || t.aMp !== aMp || t.mpId !== mpId || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
-    if (grown || this.grid.room < n || this.along.room < stops || this.along.late >= LATE_LIMIT) return this.rebuildGrid()
+    if (grown || !this.grid.takes(t, slot) || this.along.room < stops || this.along.late >= LATE_LIMIT) return this.rebuildGrid()
     // Its stops along the road before its waypoints: a search that sees its waypoints sees them all (`AlongGrid`).
     this.along.addTrip(t, slot)
     this.grid.addTrip(t, slot)
@@ -199,10 +198,16 @@ export class TripIndex {
     this.dead++
   }
 
-  /** Each arena holds a quarter of its grid, at least `rebuildAfter` entries. */
+  /**
+   * Each arena holds a quarter of its grid, at least `rebuildAfter` entries. A grid of at least
+   * `rebuildAfter` waypoints has its arena's lists over every cell: a trip out of the built window
+   * would have the grid built anew, and at a national network's size that takes longer than a
+   * change may take to reach searches. A smaller one's lists cover the window only (a trip out of
+   * it has this small grid built anew), not 6.5 MB of zeros per build.
+   */
   private rebuildGrid(): void {
     this.grid = new GeoGrid()
-    this.grid.build(this.t, Math.max(this.rebuildAfter, Math.ceil(this.t.waypoints / 4)))
+    this.grid.build(this.t, Math.max(this.rebuildAfter, Math.ceil(this.t.waypoints / 4)), this.t.waypoints >= this.rebuildAfter)
     this.along = new AlongGrid()
     this.along.build(this.t, Math.max(this.rebuildAfter, Math.ceil(this.t.alongs / 4)))
   }

@@ -1,4 +1,4 @@
-import { CELLS, cellOf, cellRuns, chordBounds, type FlatBox, forEachCell, rankOf, sharedF32, writeUnit } from "./GeoGrid.js"
+import { cellOf, cellRuns, cellWindow, chordBounds, type FlatBox, forEachCell, rankOf, sharedF32, writeUnit } from "./GeoGrid.js"
 import { sharedI32, sharedU8, type TripColumns } from "./TripColumns.js"
 
 /**
@@ -15,6 +15,8 @@ export const LATE_LIMIT = 1024
 /** The arrays of an `AlongGrid`, as posted to the threads that only read them. */
 export interface AlongImage {
   readonly mpStart: Int32Array
+  /** The cell `mpStart[0]` stands for (`CellWindow`). */
+  readonly mpBase: number
   readonly mpOrder: Int32Array
   readonly xyz: Float32Array
   readonly start: Int32Array
@@ -42,8 +44,8 @@ const VISIBLE = 2
 /**
  * The stops along the road of every trip (docs/API.md, Along the road), found by their meeting
  * point: a national network's roads pass some tens of thousands of meeting points, each stop of
- * each trip one of them, so the grid keeps the meeting points by cell (`mpStart[key]` to
- * `mpStart[key + 1]` of `mpOrder`) with their unit vectors (`xyz`, as `GeoGrid`'s), and for each
+ * each trip one of them, so the grid keeps the meeting points by cell (cell `mpBase + i`:
+ * `mpStart[i]` to `mpStart[i + 1]` of `mpOrder`, `CellWindow`) with their unit vectors (`xyz`, as `GeoGrid`'s), and for each
  * meeting point the stops at it (`start[m]` to `start[m + 1]`): the trip slot and the stop's place
  * among its trip's stops along the road (`pos`, from 1, so that a span of them is never 0; 255 for
  * any past 254). A search tests each meeting
@@ -58,7 +60,8 @@ const VISIBLE = 2
  * the writer build anew.
  */
 export class AlongGrid implements AlongImage {
-  mpStart = sharedI32(CELLS + 1)
+  mpStart = sharedI32(2)
+  mpBase = 0
   mpOrder = sharedI32(0)
   xyz = sharedF32(0)
   start = sharedI32(1)
@@ -75,8 +78,8 @@ export class AlongGrid implements AlongImage {
   }
 
   image(): AlongImage {
-    const { mpStart, mpOrder, xyz, start, slot, pos, head, next, added, addedPos, counts } = this
-    return { mpStart, mpOrder, xyz, start, slot, pos, head, next, added, addedPos, counts }
+    const { mpStart, mpBase, mpOrder, xyz, start, slot, pos, head, next, added, addedPos, counts } = this
+    return { mpStart, mpBase, mpOrder, xyz, start, slot, pos, head, next, added, addedPos, counts }
   }
 
   /** Room left in the arena. */
@@ -119,17 +122,18 @@ export class AlongGrid implements AlongImage {
   build(t: TripColumns, room: number): void {
     const mps = t.mps
     const capacity = t.mpId.length
-    const mpStart = sharedI32(CELLS + 2)
     const keys = new Int32Array(mps)
     const xyz = sharedF32(3 * capacity)
     for (let m = 0; m < mps; m++) {
       keys[m] = cellOf(t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
-      mpStart[keys[m]! + 2]!++
       writeUnit(xyz, m, t.mpPlace[2 * m]!, t.mpPlace[2 * m + 1]!)
     }
+    const { base: mpBase, n } = cellWindow(keys)
+    const mpStart = sharedI32(n + 2)
+    for (let m = 0; m < mps; m++) mpStart[keys[m]! - mpBase + 2]!++
     cellRuns(mpStart)
     const mpOrder = sharedI32(mps)
-    for (let m = 0; m < mps; m++) mpOrder[mpStart[keys[m]! + 1]!++] = m
+    for (let m = 0; m < mps; m++) mpOrder[mpStart[keys[m]! - mpBase + 1]!++] = m
     const start = sharedI32(mps + 1)
     for (let s = 0; s < t.slots; s++) {
       if (!t.isAlive(s)) continue
@@ -151,6 +155,7 @@ export class AlongGrid implements AlongImage {
       }
     }
     this.mpStart = mpStart
+    this.mpBase = mpBase
     this.mpOrder = mpOrder
     this.xyz = xyz
     this.start = start
@@ -172,9 +177,12 @@ export class AlongGrid implements AlongImage {
   cellsOf(box: FlatBox): AlongCells {
     const list: Array<number> = []
     let entries = 0
-    const { mpStart, mpOrder, start } = this
+    const { mpStart, mpBase, mpOrder, start } = this
+    const n = mpStart.length - 2
     forEachCell(box, (key) => {
-      for (let i = mpStart[key]!, end = mpStart[key + 1]!; i < end; i++) {
+      const c = key - mpBase
+      if (c < 0 || c >= n) return
+      for (let i = mpStart[c]!, end = mpStart[c + 1]!; i < end; i++) {
         const m = mpOrder[i]!
         list.push(m)
         entries += start[m + 1]! - start[m]!

@@ -29,16 +29,38 @@ export const writeUnit = (xyz: Float32Array, e: number, lat: number, lon: number
 }
 
 /**
- * The counting sort of the grids' builds, in one array of `CELLS + 2` where each entry of cell
- * `key` was counted at `key + 2`: sums the counts so that `start[key + 1]` is where cell key's run
- * begins. Placing each entry, in order, at `start[key + 1]++` then leaves there the end of its
- * run, which is where the next cell's begins: cell key's entries are `start[key]` to
- * `start[key + 1]`, in the order placed. No copy of the cells' starts to place from: at 1.6M
- * cells that copy cost more than all else a build of a small index does (every property test
- * builds hundreds).
+ * The counting sort of the grids' builds, in one array of `n + 2` for cells `base` to
+ * `base + n - 1`, where each entry of cell `base + i` was counted at `i + 2`: sums the counts so
+ * that `start[i + 1]` is where that cell's run begins. Placing each entry, in order, at
+ * `start[i + 1]++` then leaves there the end of its run, which is where the next cell's begins:
+ * the cell's entries are `start[i]` to `start[i + 1]`, in the order placed. No copy of the cells'
+ * starts to place from.
  */
 export const cellRuns = (start: Int32Array): void => {
-  for (let c = 1; c <= CELLS; c++) start[c + 1]! += start[c]!
+  for (let c = 1; c < start.length - 1; c++) start[c + 1]! += start[c]!
+}
+
+/**
+ * The cells `base` to `base + n - 1` of a build's run array (`cellRuns`) of `n + 2`: those from
+ * the first cell that holds an entry to the last. A grid over every cell would be 1.6M cells,
+ * 6.5 MB allocated, zeroed and summed at each build, most of it empty: a national network's
+ * waypoints lie in a fifth of the rows, and every property test builds hundreds of small indexes.
+ */
+export interface CellWindow {
+  readonly base: number
+  readonly n: number
+}
+/** The window of the cells in `keys` (negative keys skipped). */
+export const cellWindow = (keys: Int32Array): CellWindow => {
+  let lo = CELLS
+  let hi = -1
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (key < 0) continue
+    if (key < lo) lo = key
+    if (key > hi) hi = key
+  }
+  return hi < 0 ? { base: 0, n: 0 } : { base: lo, n: hi - lo + 1 }
 }
 
 /** The grid cell of a point, as one integer. */
@@ -130,11 +152,15 @@ export const forEachCell = (box: FlatBox, visit: (key: number) => void): void =>
 /** The arrays of a `GeoGrid`, as posted to the threads that only read them. */
 export interface GridImage {
   readonly start: Int32Array
+  /** The cell `start[0]` stands for (`CellWindow`). */
+  readonly base: number
   readonly slot: Int32Array
   readonly ends: Uint8Array
   readonly pos: Uint8Array
   readonly xyz: Float32Array
   readonly head: Int32Array
+  /** The cell `head[0]` stands for. */
+  readonly headBase: number
   readonly next: Int32Array
   readonly added: Int32Array
   readonly addedEnds: Uint8Array
@@ -145,25 +171,29 @@ export interface GridImage {
 
 /**
  * A lat/lon grid over the waypoints (docs/API.md, Searching: which waypoints lie within a place's
- * radius), in CSR form over every cell (`start[key]` to `start[key + 1]`): waypoints sorted by
+ * radius), in CSR form over the cells from the first that holds a waypoint to the last (cell
+ * `base + i`: `start[i]` to `start[i + 1]`, `CellWindow`): waypoints sorted by
  * cell, each entry with its trip slot, its place in the trip (`pos`, 0 first), whether it ends its trip (END_*), and its unit vector
  * (x, y, z), so that scanning a cell is a linear read that touches no per-waypoint or per-trip
  * array until a waypoint passes the chord test. Dead trips are left to the candidate loop to skip.
  *
  * Waypoints added since the last build go to an arena of fixed capacity, one list per cell
- * (`head[key]` is 1 + its newest entry, `next[e]` 1 + the one before, 0 ends a list), which
+ * (`head[key - headBase]` is 1 + its newest entry, `next[e]` 1 + the one before, 0 ends a list;
+ * a trip out of `head`'s cells, where it covers the built window only, does not go there), which
  * readers in other threads walk while the writer adds: an entry is written whole before the
  * `Atomics.store` that links it, and `addedCount` is stored once a trip's entries are all linked, so a reader that loads it at the
- * start of a search sees every entry below it complete, every waypoint of a trip or none, and skips the newer ones. The arena full,
- * the writer builds a new grid (a new image).
+ * start of a search sees every entry below it complete, every waypoint of a trip or none, and skips the newer ones. The arena full
+ * (`takes`), the writer builds a new grid (a new image).
  */
 export class GeoGrid implements GridImage {
-  start = sharedI32(CELLS + 1)
+  start = sharedI32(2)
+  base = 0
   slot = sharedI32(0)
   ends = sharedU8(0)
   pos = sharedU8(0)
   xyz = sharedF32(0)
-  head = sharedI32(CELLS)
+  head = sharedI32(0)
+  headBase = 0
   next = sharedI32(0)
   added = sharedI32(0)
   addedEnds = sharedU8(0)
@@ -174,13 +204,13 @@ export class GeoGrid implements GridImage {
   /** A reader over the arrays of a writer's image. */
   static attach(image: GridImage): GeoGrid {
     // A bare object with the image's fields: few enough that it keeps fast properties (unlike
-    // `TripColumns`), without allocating the two cell arrays a constructed grid starts with.
+    // `TripColumns`), without allocating the arrays a constructed grid starts with.
     return Object.assign(Object.create(GeoGrid.prototype) as GeoGrid, image)
   }
 
   image(): GridImage {
-    const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz, addedCount } = this
-    return { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz, addedCount }
+    const { start, base, slot, ends, pos, xyz, head, headBase, next, added, addedEnds, addedPos, addedXyz, addedCount } = this
+    return { start, base, slot, ends, pos, xyz, head, headBase, next, added, addedEnds, addedPos, addedXyz, addedCount }
   }
 
   /** Waypoints in the arena. */
@@ -193,7 +223,19 @@ export class GeoGrid implements GridImage {
     return this.next.length - this.waiting
   }
 
-  /** Adds the waypoints of the trip in `slot` to the arena, visible to searches at once; there must be room. */
+  /** Whether the trip in `slot` can go to the arena: room for its waypoints, each in a cell of `head`. */
+  takes(t: TripColumns, slot: number): boolean {
+    const n = t.wpCount[slot]!
+    if (this.room < n) return false
+    const w0 = t.wpStart[slot]!
+    for (let k = 0; k < n; k++) {
+      const h = cellOf(t.wPlace[2 * (w0 + k)]!, t.wPlace[2 * (w0 + k) + 1]!) - this.headBase
+      if (h < 0 || h >= this.head.length) return false
+    }
+    return true
+  }
+
+  /** Adds the waypoints of the trip in `slot` to the arena, visible to searches at once; it must `take` it. */
   addTrip(t: TripColumns, slot: number): void {
     const n = t.wpCount[slot]!
     const w0 = t.wpStart[slot]!
@@ -201,36 +243,37 @@ export class GeoGrid implements GridImage {
     for (let k = 0; k < n; k++, e++) {
       const lat = t.wPlace[2 * (w0 + k)]!
       const lon = t.wPlace[2 * (w0 + k) + 1]!
-      const key = cellOf(lat, lon)
+      const h = cellOf(lat, lon) - this.headBase
       this.added[e] = slot
       this.addedEnds[e] = (k === 0 ? END_FIRST : 0) | (k === n - 1 ? END_LAST : 0)
       this.addedPos[e] = k
       writeUnit(this.addedXyz, e, lat, lon)
-      this.next[e] = Atomics.load(this.head, key)
-      Atomics.store(this.head, key, e + 1)
+      this.next[e] = Atomics.load(this.head, h)
+      Atomics.store(this.head, h, e + 1)
     }
     Atomics.store(this.addedCount, 0, e)
   }
 
   /**
    * The CSR arrays over every live waypoint of `t` (counting sort by cell), and an empty arena of
-   * `room` entries, all in fresh arrays: readers of the previous ones are unaffected.
+   * `room` entries whose lists cover every cell (`everyCell`) or the built window only, all in
+   * fresh arrays: readers of the previous ones are unaffected.
    */
-  build(t: TripColumns, room: number): void {
+  build(t: TripColumns, room: number, everyCell: boolean): void {
     const keys = new Int32Array(t.waypoints)
-    // A counting sort in one array of cells (see `cellRuns`).
-    const start = sharedI32(CELLS + 2)
     let live = 0
     for (let w = 0; w < t.waypoints; w++) {
       if (!t.isAlive(t.wSlot[w]!)) {
         keys[w] = -1
         continue
       }
-      const key = cellOf(t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
-      keys[w] = key
-      start[key + 2]!++
+      keys[w] = cellOf(t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
       live++
     }
+    // A counting sort in one array over the cells that hold waypoints (see `cellRuns`).
+    const { base, n } = cellWindow(keys)
+    const start = sharedI32(n + 2)
+    for (let w = 0; w < t.waypoints; w++) if (keys[w]! >= 0) start[keys[w]! - base + 2]!++
     cellRuns(start)
     const slots = sharedI32(live)
     const ends = sharedU8(live)
@@ -239,7 +282,7 @@ export class GeoGrid implements GridImage {
     for (let w = 0; w < t.waypoints; w++) {
       const c = keys[w]!
       if (c < 0) continue
-      const at = start[c + 1]!++
+      const at = start[c - base + 1]!++
       const slot = t.wSlot[w]!
       const k = w - t.wpStart[slot]!
       slots[at] = slot
@@ -248,11 +291,13 @@ export class GeoGrid implements GridImage {
       writeUnit(xyz, at, t.wPlace[2 * w]!, t.wPlace[2 * w + 1]!)
     }
     this.start = start
+    this.base = base
     this.slot = slots
     this.ends = ends
     this.pos = pos
     this.xyz = xyz
-    this.head = sharedI32(CELLS)
+    this.head = sharedI32(everyCell ? CELLS : n)
+    this.headBase = everyCell ? 0 : base
     this.next = sharedI32(room)
     this.added = sharedI32(room)
     this.addedEnds = sharedU8(room)
@@ -268,10 +313,13 @@ export class GeoGrid implements GridImage {
   cellsOf(box: FlatBox): Cells {
     const keys: Array<number> = []
     let entries = 0
-    const { start, head } = this
+    const { start, base, head, headBase } = this
+    const n = start.length - 2
     forEachCell(box, (key) => {
-      const built = start[key + 1]! - start[key]!
-      if (built > 0 || Atomics.load(head, key) !== 0) {
+      const i = key - base
+      const built = i >= 0 && i < n ? start[i + 1]! - start[i]! : 0
+      const h = key - headBase
+      if (built > 0 || (h >= 0 && h < head.length && Atomics.load(head, h) !== 0)) {
         keys.push(key)
         entries += built
       }
@@ -298,20 +346,26 @@ export class GeoGrid implements GridImage {
     const { limit, sureLimit } = chordBounds(box)
     const perLimit = 1 / limit
     const skipEnd = skip === "first" ? END_FIRST : END_LAST
-    const { start, slot, ends, pos, xyz, head, next, added, addedEnds, addedPos, addedXyz } = this
+    const { start, base, slot, ends, pos, xyz, head, headBase, next, added, addedEnds, addedPos, addedXyz } = this
+    const n = start.length - 2
     const { keys } = cells
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!
-      for (let e = start[key]!, end = start[key + 1]!; e < end; e++) {
-        const s = slot[e]!
-        if (within !== undefined && (within[s >>> 5]! & (1 << (s & 31))) === 0) continue
-        const dx = xyz[3 * e]! - px
-        const dy = xyz[3 * e + 1]! - py
-        const dz = xyz[3 * e + 2]! - pz
-        const d2 = dx * dx + dy * dy + dz * dz
-        if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, rankOf(d2, perLimit))
+      // A key out of the built window has arena entries only, and one out of `head`'s built ones only (`cellsOf`).
+      const c = key - base
+      if (c >= 0 && c < n) {
+        for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
+          const s = slot[e]!
+          if (within !== undefined && (within[s >>> 5]! & (1 << (s & 31))) === 0) continue
+          const dx = xyz[3 * e]! - px
+          const dy = xyz[3 * e + 1]! - py
+          const dz = xyz[3 * e + 2]! - pz
+          const d2 = dx * dx + dy * dy + dz * dz
+          if (d2 <= limit && (ends[e]! & skipEnd) === 0) take(s, pos[e]!, d2 < sureLimit ? 1 : 0, rankOf(d2, perLimit))
+        }
       }
-      for (let link = Atomics.load(head, key); link !== 0; link = next[link - 1]!) {
+      const h = key - headBase
+      for (let link = h >= 0 && h < head.length ? Atomics.load(head, h) : 0; link !== 0; link = next[link - 1]!) {
         const e = link - 1
         if (e >= seen) continue
         const s = added[e]!
