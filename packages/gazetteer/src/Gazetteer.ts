@@ -5,6 +5,7 @@ import { CITY_NAME_LANGUAGES, type CityNameEntries, loadCityNames } from "./city
 import { countryCodeOf } from "./countryCodeOf.js"
 import type { GazetteerCity } from "./GazetteerCity.js"
 import { loadCities } from "./loadCities.js"
+import { type NameIndex, readNamesImage } from "./namesImage.js"
 import { localeCityName } from "./localeCityName.js"
 import { normalizeName } from "./normalizeName.js"
 import { serbianToLatin } from "./serbianToLatin.js"
@@ -56,13 +57,14 @@ export class Gazetteer {
    * A gazetteer that names places in the locales as `shared()` does, with only the cities that
    * matter for it: those with a translation, and those that share a name with one (the others
    * could only ever be shown as the feed wrote them). Under half the heap (28 MB against 62),
-   * for the search workers, which render places but resolve no names.
+   * for the search workers, which render places but resolve no names. Its cities and
+   * translations are `forNames`' over GeoNames, which the build wrote (`NAMES_IMAGE`).
    */
   static sharedForNames(): Gazetteer {
     if (shared !== undefined) return shared
     if (forNames === undefined) {
-      const cities = loadCities()
-      forNames = Gazetteer.forNames(cities, loadCityNames(cities))
+      const { cities, names, keys } = readNamesImage()
+      forNames = new Gazetteer(cities, names, keys)
     }
     return forNames
   }
@@ -102,15 +104,24 @@ export class Gazetteer {
   private readonly localNames = new Map<GazetteerCity, Map<LocaleCode, string | null>>()
   private suggestions: SuggestIndex | undefined
 
-  constructor(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries> = new Map()) {
+  /**
+   * `keys`: what `nameIndex` gave for these cities and translations (the build's names image),
+   * taken as it is rather than worked out again.
+   */
+  constructor(cities: ReadonlyArray<GazetteerCity>, names: ReadonlyMap<number, CityNameEntries> = new Map(), keys?: NameIndex) {
     this.cities = cities
     this.names = names
     for (const city of cities) {
       this.byId.set(city.id, city)
-      this.add(normalizeName(city.name), city)
+      if (keys === undefined) this.add(normalizeName(city.name), city)
       let list = this.byCountry.get(city.country)
       if (list === undefined) this.byCountry.set(city.country, (list = []))
       list.push(city)
+    }
+    for (const list of this.byCountry.values()) list.sort(byPopulation)
+    if (keys !== undefined) {
+      for (let k = 0; k < keys.key.length; k++) this.byName.set(keys.key[k]!, keys.city.slice(keys.start[k]!, keys.start[k + 1]!).map((i) => cities[i]!))
+      return
     }
     // Every catalogue entry names its city in input, whatever its script, and so does the Latin
     // spelling of a Serbian one.
@@ -121,7 +132,20 @@ export class Gazetteer {
       const serbian = entries[SERBIAN]
       if (serbian !== undefined && serbian !== "") this.add(normalizeName(serbianToLatin(serbian)), city)
     }
-    for (const list of this.byCountry.values()) list.sort(byPopulation)
+  }
+
+  /** Every normalized name and the cities it names, as indices in `cities`: for a names image. */
+  nameIndex(): NameIndex {
+    const at = new Map(this.cities.map((c, i) => [c, i]))
+    const key: Array<string> = []
+    const start = [0]
+    const city: Array<number> = []
+    for (const [k, list] of this.byName) {
+      key.push(k)
+      for (const c of list) city.push(at.get(c)!)
+      start.push(city.length)
+    }
+    return { key, start, city }
   }
 
   private add(key: string, city: GazetteerCity): void {

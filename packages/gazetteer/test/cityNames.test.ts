@@ -8,6 +8,7 @@ import { Gazetteer } from "../src/Gazetteer.js"
 import { inScript } from "../src/inScript.js"
 import { loadCities } from "../src/loadCities.js"
 import { localeCityName } from "../src/localeCityName.js"
+import { readNamesImage } from "../src/namesImage.js"
 import { normalizeName as gazetteerNormalize } from "../src/normalizeName.js"
 import { serbianToLatin } from "../src/serbianToLatin.js"
 
@@ -365,6 +366,20 @@ describe("suggest against a brute force", () => {
 })
 
 describe("the workers' gazetteer (sharedForNames) names places as the whole one does", () => {
+  it("is the build's names image: the cities, translations and index of names that forNames builds from GeoNames", () => {
+    const cities = loadCities()
+    const names = loadCityNames(cities)
+    const built = Gazetteer.forNames(cities, names)
+    const image = readNamesImage(new URL("../dist/names-image.json", import.meta.url))
+    const read = new Gazetteer(image.cities, image.names, image.keys)
+    expect(read.cities).toEqual(built.cities)
+    expect(image.names).toEqual(names)
+    expect(read.nameIndex()).toEqual(built.nameIndex())
+    // And it names places as the one built does (a sample of every seventh city's names).
+    for (const city of built.cities.filter((_, k) => k % 7 === 0))
+      for (const text of built.namesOf(city)) expect(read.localCityName(text, city.country, city.lat, city.lon, "cs_CZ")).toBe(built.localCityName(text, city.country, city.lat, city.lon, "cs_CZ"))
+  })
+
   it("holds the translated cities and exactly those that share a name with one", () => {
     const cities = loadCities()
     const names = loadCityNames(cities)

@@ -61,7 +61,7 @@ const adopt = (image: IndexImage): void => {
   version = image.version
 }
 channel.postMessage({ _tag: "ImageWanted" } satisfies IndexMessage)
-// The shown places' names in the locale (`Gazetteer.sharedForNames`, ~0.7 s) are loaded while the
+// The shown places' names in the locale (`Gazetteer.sharedForNames`, ~0.3 s) are loaded while the
 // writer loads the index, not after its image came: the worker is ready that much sooner.
 if (data.search) Gazetteer.sharedForNames()
 await firstImage
@@ -122,7 +122,7 @@ const places: PlaceResolver["Type"] = {
 /**
  * The search's ports in this thread: the writer's rates, the shared index, the place names sent
  * with the task, and the shown places' names in the locale from the gazetteer's translated cities
- * (`Gazetteer.sharedForNames`, ~0.7 s and ~30 MB, loaded above, before the worker says it is
+ * (`Gazetteer.sharedForNames`, ~0.3 s and ~30 MB, loaded above, before the worker says it is
  * ready, so that no search pays for it).
  */
 const searchServices = data.search
