@@ -9,6 +9,12 @@ export default defineConfig({
     // leave room for a second file beside them.
     maxWorkers: 2,
     minWorkers: 1,
+    // A vitest worker runs one project's files one after the other in one process, rather than
+    // each file in a new one: the modules a file imports (Effect, the core, Express...) are loaded
+    // once per worker and project. Read here, for all projects (vitest's forks pool takes it from
+    // the root). Nothing a test file changes in its process (environment, globals) is left for the
+    // next: none does, and none may.
+    poolOptions: { forks: { isolate: false } },
     projects: [
       "packages/*",
       "apps/*",

@@ -20,11 +20,6 @@ export const packageProject = (configUrl, overrides = {}) => {
       root,
       include: ["test/**/*.test.ts"],
       pool: "forks",
-      // One process per worker for its files, not one per file: the modules a file imports (Effect,
-      // the core, Express...) are loaded once per worker. The core's, the gazetteer's and the
-      // generator's tests took 112 s instead of 160. Nothing a test file changes in its process
-      // (environment, globals) is left for the next: none does, and none may.
-      poolOptions: { forks: { isolate: false } },
       testTimeout: 30_000,
       hookTimeout: 60_000,
       server: { deps: { external: WORKSPACE_BUILDS } },
