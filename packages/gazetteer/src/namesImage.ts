@@ -2,6 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs"
 import { CITY_NAME_LANGUAGES, type CityNameEntries } from "./cityNames.js"
 import type { Gazetteer } from "./Gazetteer.js"
 import type { GazetteerCity } from "./GazetteerCity.js"
+import { interner } from "./loadCities.js"
 
 /**
  * The gazetteer of `Gazetteer.sharedForNames` as the gazetteer's build writes it
@@ -72,14 +73,7 @@ export const readNamesImage = (
     throw new Error(`gazetteer: no names image at ${path instanceof URL ? path.pathname : path} (the gazetteer's build writes it: npm run build)`, { cause: error })
   }
   const { cities: c, names: n, keys } = JSON.parse(text) as Image
-  // The codes each city repeats, kept once per distinct value (as `loadCities` does).
-  const codes = new Map<string, string>()
-  const code = (s: string): string => {
-    const kept = codes.get(s)
-    if (kept !== undefined) return kept
-    codes.set(s, s)
-    return s
-  }
+  const code = interner()
   const cities: Array<GazetteerCity> = []
   for (let i = 0; i < c.id.length; i++) {
     cities.push({ id: c.id[i]!, name: c.name[i]!, country: code(c.country[i]!), lat: c.lat[i]!, lon: c.lon[i]!, population: c.population[i]!, featureCode: code(c.featureCode[i]!), adminCode: code(c.adminCode[i]!) })
