@@ -180,9 +180,10 @@ export class TripIndex {
     this.ids.add(ref, this.idSource)
     if (this.loading) return
     const stops = t.wAlong[t.wpStart[slot]! + t.wpCount[slot]! - 1]! - t.wAlong[t.wpStart[slot]!]!
-    // A full arena or one without its cells, or columns the append had to copy to grow: new grids, which take this trip's
-    // waypoints and stops from the columns. Linking the trip into the current grids would show it to readers
-    // of the previous image, whose copies of the columns end before its slot or its waypoints.
+    // A full arena, one whose lists miss its cells, or columns the append had to copy to grow: new
+    // grids, which take this trip's waypoints and stops from the columns. Linking the trip into the
+    // current grids would show it to readers of the previous image, whose copies of the columns end
+    // before its slot or its waypoints.
     const grown =
       t.traits !== traits || t.wPlace !== wPlace || t.aMp !== aMp || t.mpId !== mpId || t.idChars !== idChars || t.shownBytes !== shownBytes || t.wordStart !== wordStart || t.wordChars !== wordChars
     if (grown || !this.grid.takes(t, slot) || this.along.room < stops || this.along.late >= LATE_LIMIT) return this.rebuildGrid()
