@@ -235,7 +235,7 @@ export class GeoGrid implements GridImage {
     return true
   }
 
-  /** Adds the waypoints of the trip in `slot` to the arena, visible to searches at once; it must `take` it. */
+  /** Adds the waypoints of the trip in `slot` to the arena, visible to searches at once: `takes` must have said yes. */
   addTrip(t: TripColumns, slot: number): void {
     const n = t.wpCount[slot]!
     const w0 = t.wpStart[slot]!
